@@ -1,0 +1,304 @@
+package io.archiver.config;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+/**
+ * Every option of the archiver, typed, with its default and description. README's option table is
+ * generated from this class ({@link OptionsDocumentation}), so the two cannot drift.
+ *
+ * <p>Two prefixes pass through unchanged: {@value #KAFKA_PROPERTIES_PREFIX} (any Kafka consumer property,
+ * e.g. TLS or SASL settings) and {@value #FLINK_PREFIX} (any Flink setting of the job, e.g. {@code
+ * flink.s3.endpoint}).
+ */
+public final class ArchiverOptions {
+
+    /** Prefix of Kafka consumer properties handed to the source as they are. */
+    public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
+
+    /** Prefix of Flink settings applied to the job (and to the local Flink when started with java). */
+    public static final String FLINK_PREFIX = "flink.";
+
+    public static final ConfigOption<String> JOB_NAME =
+            key("job.name")
+                    .stringType()
+                    .defaultValue("kafka-s3-archiver")
+                    .withDescription("Name of the Flink job.");
+
+    public static final ConfigOption<Mode> MODE =
+            key("mode")
+                    .enumType(Mode.class)
+                    .defaultValue(Mode.STREAMING)
+                    .withDescription(
+                            "streaming runs until stopped; batch archives up to kafka.stop, commits every file and exits.");
+
+    public static final ConfigOption<Integer> PARALLELISM =
+            key("parallelism")
+                    .intType()
+                    .defaultValue(-1)
+                    .withDescription(
+                            "Parallelism of the job; -1 keeps the default of the cluster (or the number of cores locally).");
+
+    // ---------------------------------------------------------------- source
+
+    public static final ConfigOption<String> KAFKA_BOOTSTRAP_SERVERS =
+            key("kafka.bootstrap.servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers, host:port[,host:port...]. Required.");
+
+    public static final ConfigOption<String> KAFKA_TOPICS =
+            key("kafka.topics")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Comma-separated topics to archive. Exactly one of kafka.topics and kafka.topic-pattern is required.");
+
+    public static final ConfigOption<String> KAFKA_TOPIC_PATTERN =
+            key("kafka.topic-pattern")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Java regular expression of topics to archive; topics created later are picked up by partition discovery.");
+
+    public static final ConfigOption<String> KAFKA_GROUP_ID =
+            key("kafka.group.id")
+                    .stringType()
+                    .defaultValue("kafka-s3-archiver")
+                    .withDescription(
+                            "Consumer group. Offsets are committed to it on every completed checkpoint, for lag monitoring only: the position lives in Flink's checkpoints.");
+
+    public static final ConfigOption<String> KAFKA_START =
+            key("kafka.start")
+                    .stringType()
+                    .defaultValue("earliest")
+                    .withDescription(
+                            "Where to start when the job has no checkpoint or savepoint: earliest | latest | committed | timestamp:<epoch-ms>. "
+                                    + "committed uses the group's offsets and falls back to kafka.start.committed-fallback.");
+
+    public static final ConfigOption<String> KAFKA_START_COMMITTED_FALLBACK =
+            key("kafka.start.committed-fallback")
+                    .stringType()
+                    .defaultValue("earliest")
+                    .withDescription(
+                            "For kafka.start=committed: where partitions without a committed offset start: earliest | latest.");
+
+    public static final ConfigOption<String> KAFKA_STOP =
+            key("kafka.stop")
+                    .stringType()
+                    .defaultValue("latest")
+                    .withDescription(
+                            "Batch mode only: where to stop. latest (the log end when the job starts) | timestamp:<epoch-ms> | "
+                                    + "offsets:<topic>:<partition>=<offset>[,...] (exclusive; partitions not listed stop at latest).");
+
+    public static final ConfigOption<Duration> KAFKA_PARTITION_DISCOVERY_INTERVAL =
+            key("kafka.partition-discovery.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How often streaming mode looks for new partitions and topics; 0 turns discovery off.");
+
+    // ---------------------------------------------------------------- records
+
+    public static final ConfigOption<PayloadFormat> RECORD_KEY_FORMAT =
+            key("record.key.format")
+                    .enumType(PayloadFormat.class)
+                    .defaultValue(PayloadFormat.BYTES)
+                    .withDescription("How record keys are stored.");
+
+    public static final ConfigOption<PayloadFormat> RECORD_VALUE_FORMAT =
+            key("record.value.format")
+                    .enumType(PayloadFormat.class)
+                    .defaultValue(PayloadFormat.BYTES)
+                    .withDescription("How record values are stored.");
+
+    public static final ConfigOption<PayloadFormat> RECORD_HEADER_FORMAT =
+            key("record.header.format")
+                    .enumType(PayloadFormat.class)
+                    .defaultValue(PayloadFormat.BYTES)
+                    .withDescription("How header values are stored (header keys are always strings).");
+
+    public static final ConfigOption<ErrorPolicy> ERRORS_POLICY =
+            key("errors.policy")
+                    .enumType(ErrorPolicy.class)
+                    .defaultValue(ErrorPolicy.FAIL)
+                    .withDescription(
+                            "A record whose key, value or header is not valid in its configured format (invalid UTF-8 or JSON).");
+
+    public static final ConfigOption<String> ERRORS_DEAD_LETTER_PATH =
+            key("errors.dead-letter.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Where errors.policy=dead-letter writes rejected records (JSON Lines, payloads as base64). Default: <sink.path>/_dead-letter.");
+
+    // ---------------------------------------------------------------- sink
+
+    public static final ConfigOption<String> SINK_PATH =
+            key("sink.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Archive root, any Flink filesystem URI: s3://bucket/prefix in production, file:///path allowed. Required.");
+
+    public static final ConfigOption<ArchiveFormat> SINK_FORMAT =
+            key("sink.format")
+                    .enumType(ArchiveFormat.class)
+                    .defaultValue(ArchiveFormat.PARQUET)
+                    .withDescription("File format of the archive.");
+
+    public static final ConfigOption<TimePartitioning> SINK_TIME_PARTITIONING =
+            key("sink.time-partitioning")
+                    .enumType(TimePartitioning.class)
+                    .defaultValue(TimePartitioning.DAY)
+                    .withDescription(
+                            "Time folders under topic=<t>/partition=<p>/, from the record timestamp in UTC.");
+
+    public static final ConfigOption<String> SINK_PART_PREFIX =
+            key("sink.part-prefix")
+                    .stringType()
+                    .defaultValue("part")
+                    .withDescription(
+                            "Prefix of part file names; names are <prefix>-<uuid>-<subtask>-<counter><suffix>.");
+
+    public static final ConfigOption<ParquetCompression> SINK_PARQUET_COMPRESSION =
+            key("sink.parquet.compression")
+                    .enumType(ParquetCompression.class)
+                    .defaultValue(ParquetCompression.SNAPPY)
+                    .withDescription("Compression of Parquet files.");
+
+    public static final ConfigOption<MemorySize> SINK_PARQUET_ROW_GROUP_SIZE =
+            key("sink.parquet.row-group-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("32mb"))
+                    .withDescription(
+                            "Parquet row group size: the most a Parquet file buffers in memory before writing.");
+
+    public static final ConfigOption<MemorySize> SINK_PARQUET_PAGE_SIZE =
+            key("sink.parquet.page-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("1mb"))
+                    .withDescription("Parquet page size.");
+
+    public static final ConfigOption<JsonCompression> SINK_JSONL_COMPRESSION =
+            key("sink.jsonl.compression")
+                    .enumType(JsonCompression.class)
+                    .defaultValue(JsonCompression.NONE)
+                    .withDescription("Compression of JSON Lines files.");
+
+    public static final ConfigOption<MemorySize> SINK_ROLL_MAX_PART_SIZE =
+            key("sink.roll.max-part-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128mb"))
+                    .withDescription(
+                            "A part file is closed once it has this many bytes (files always close on every checkpoint too).");
+
+    public static final ConfigOption<Duration> SINK_ROLL_INACTIVITY =
+            key("sink.roll.inactivity")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "A part file that received no record for this long is closed before the next checkpoint.");
+
+    public static final ConfigOption<Duration> SINK_ROLL_INTERVAL =
+            key("sink.roll.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(15))
+                    .withDescription("A part file open for this long is closed before the next checkpoint.");
+
+    public static final ConfigOption<Duration> SINK_BUCKET_CHECK_INTERVAL =
+            key("sink.bucket-check-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription("How often the time-based roll conditions are checked.");
+
+    // ---------------------------------------------------------------- checkpoints and restarts
+
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
+            key("checkpoint.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "Exactly-once checkpoint interval. Files become visible in the archive when the checkpoint that covers them completes.");
+
+    public static final ConfigOption<Duration> CHECKPOINT_TIMEOUT =
+            key("checkpoint.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription("A checkpoint that takes longer is aborted.");
+
+    public static final ConfigOption<String> CHECKPOINT_DIR =
+            key("checkpoint.dir")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Checkpoint storage URI (s3://... or file://...). Default: the cluster's execution.checkpointing.dir. "
+                                    + "Checkpoints are retained on cancellation.");
+
+    public static final ConfigOption<RestartStrategy> RESTART_STRATEGY =
+            key("restart.strategy")
+                    .enumType(RestartStrategy.class)
+                    .defaultValue(RestartStrategy.EXPONENTIAL_DELAY)
+                    .withDescription("How the job restarts after a failure.");
+
+    public static final ConfigOption<Integer> RESTART_ATTEMPTS =
+            key("restart.attempts")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription("Restarts allowed by restart.strategy=fixed-delay.");
+
+    public static final ConfigOption<Duration> RESTART_DELAY =
+            key("restart.delay")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription("Delay before a restart (the initial delay for exponential-delay).");
+
+    private static final List<ConfigOption<?>> ALL =
+            List.of(
+                    JOB_NAME,
+                    MODE,
+                    PARALLELISM,
+                    KAFKA_BOOTSTRAP_SERVERS,
+                    KAFKA_TOPICS,
+                    KAFKA_TOPIC_PATTERN,
+                    KAFKA_GROUP_ID,
+                    KAFKA_START,
+                    KAFKA_START_COMMITTED_FALLBACK,
+                    KAFKA_STOP,
+                    KAFKA_PARTITION_DISCOVERY_INTERVAL,
+                    RECORD_KEY_FORMAT,
+                    RECORD_VALUE_FORMAT,
+                    RECORD_HEADER_FORMAT,
+                    ERRORS_POLICY,
+                    ERRORS_DEAD_LETTER_PATH,
+                    SINK_PATH,
+                    SINK_FORMAT,
+                    SINK_TIME_PARTITIONING,
+                    SINK_PART_PREFIX,
+                    SINK_PARQUET_COMPRESSION,
+                    SINK_PARQUET_ROW_GROUP_SIZE,
+                    SINK_PARQUET_PAGE_SIZE,
+                    SINK_JSONL_COMPRESSION,
+                    SINK_ROLL_MAX_PART_SIZE,
+                    SINK_ROLL_INACTIVITY,
+                    SINK_ROLL_INTERVAL,
+                    SINK_BUCKET_CHECK_INTERVAL,
+                    CHECKPOINT_INTERVAL,
+                    CHECKPOINT_TIMEOUT,
+                    CHECKPOINT_DIR,
+                    RESTART_STRATEGY,
+                    RESTART_ATTEMPTS,
+                    RESTART_DELAY);
+
+    private ArchiverOptions() {}
+
+    /** All options, in documentation order. */
+    public static List<ConfigOption<?>> all() {
+        return ALL;
+    }
+}

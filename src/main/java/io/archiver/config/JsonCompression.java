@@ -1,0 +1,25 @@
+package io.archiver.config;
+
+/** JSON Lines compression. */
+public enum JsonCompression implements ConfigValue {
+    /** plain text, suffix .jsonl. */
+    NONE("none"),
+    /** one gzip stream per file, suffix .jsonl.gz. */
+    GZIP("gzip");
+
+    private final String configName;
+
+    JsonCompression(String configName) {
+        this.configName = configName;
+    }
+
+    @Override
+    public String configName() {
+        return configName;
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+}

@@ -1,0 +1,48 @@
+package io.archiver.job;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.ErrorPolicy;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.sink.ArchiveSinkFactory;
+import io.archiver.sink.RecordValidator;
+import io.archiver.source.KafkaSourceFactory;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import static io.archiver.config.ArchiverOptions.ERRORS_POLICY;
+
+/**
+ * The archiver's dataflow: Kafka source → record validator → two-phase-commit file sink (and, with
+ * {@code errors.policy=dead-letter}, a dead-letter file sink). Every operator has a stable uid: savepoints
+ * map state to operators by uid, so these strings are part of the upgrade contract and must never change.
+ */
+public final class ArchiverJob {
+
+    public static final String SOURCE_UID = "kafka-source";
+    public static final String VALIDATOR_UID = "record-validator";
+    public static final String SINK_UID = "archive-sink";
+    public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
+
+    private ArchiverJob() {}
+
+    /** Adds the archiver's operators to {@code env}. */
+    public static void build(StreamExecutionEnvironment env, ArchiverConfig config) {
+        SingleOutputStreamOperator<ArchiveRecord> valid =
+                env.fromSource(KafkaSourceFactory.create(config), WatermarkStrategy.noWatermarks(), "Kafka source")
+                        .uid(SOURCE_UID)
+                        .name("Kafka source")
+                        .process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY)))
+                        .uid(VALIDATOR_UID)
+                        .name("Record validator");
+        valid.sinkTo(ArchiveSinkFactory.archive(config)).uid(SINK_UID).name("Archive sink");
+        if (config.get(ERRORS_POLICY) == ErrorPolicy.DEAD_LETTER) {
+            valid.getSideOutput(RecordValidator.DEAD_LETTERS)
+                    .sinkTo(ArchiveSinkFactory.deadLetter(config))
+                    .uid(DEAD_LETTER_SINK_UID)
+                    .name("Dead-letter sink");
+        }
+    }
+}

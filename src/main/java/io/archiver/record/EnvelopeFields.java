@@ -1,0 +1,26 @@
+package io.archiver.record;
+
+/**
+ * Field names of the archived envelope, shared by every format (Parquet columns, JSON Lines keys) and by
+ * the readers, so writers and readers cannot disagree.
+ */
+public final class EnvelopeFields {
+
+    public static final String TOPIC = "topic";
+    public static final String PARTITION = "partition";
+    public static final String OFFSET = "offset";
+    public static final String TIMESTAMP = "timestamp";
+    public static final String TIMESTAMP_TYPE = "timestamp_type";
+    public static final String KEY = "key";
+    public static final String VALUE = "value";
+    public static final String HEADERS = "headers";
+    /** Key of a header inside {@link #HEADERS}. */
+    public static final String HEADER_KEY = "key";
+    /** Value of a header inside {@link #HEADERS}. */
+    public static final String HEADER_VALUE = "value";
+
+    /** Version of the envelope schema, written into Parquet footers. */
+    public static final String SCHEMA_VERSION = "1";
+
+    private EnvelopeFields() {}
+}

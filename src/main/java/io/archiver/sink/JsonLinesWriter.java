@@ -1,0 +1,103 @@
+package io.archiver.sink;
+
+import io.archiver.config.PayloadFormat;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import org.apache.flink.api.common.serialization.BulkWriter;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.zip.GZIPOutputStream;
+
+import static io.archiver.record.EnvelopeFields.*;
+
+/**
+ * Writes records as JSON Lines, one compact JSON object per line:
+ * {@code {"topic":..,"partition":..,"offset":..,"timestamp":..,"timestamp_type":..,"key":..,"value":..,
+ * "headers":[{"key":..,"value":..}]}}. Bytes are base64 strings, strings are JSON strings, JSON payloads
+ * are embedded (re-serialized compactly, so a multi-line document stays on one line). With gzip, one gzip
+ * stream covers the whole file and is finished when the file closes.
+ */
+final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
+
+    private static final int GZIP_BUFFER = 64 * 1024;
+
+    private final JsonFactory json;
+    private final PayloadFormats formats;
+    private final GZIPOutputStream gzip;
+    private final JsonGenerator out;
+
+    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, boolean gzip)
+            throws IOException {
+        this.json = json;
+        this.formats = formats;
+        this.gzip = gzip ? new GZIPOutputStream(stream, GZIP_BUFFER) : null;
+        this.out = json.createGenerator(gzip ? this.gzip : stream);
+        this.out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        this.out.setRootValueSeparator(null);
+    }
+
+    @Override
+    public void addElement(ArchiveRecord r) throws IOException {
+        out.writeStartObject();
+        out.writeStringField(TOPIC, r.getTopic());
+        out.writeNumberField(PARTITION, r.getPartition());
+        out.writeNumberField(OFFSET, r.getOffset());
+        out.writeNumberField(TIMESTAMP, r.getTimestamp());
+        out.writeStringField(TIMESTAMP_TYPE, r.getTimestampType());
+        out.writeFieldName(KEY);
+        writePayload(r.getKey(), formats.key());
+        out.writeFieldName(VALUE);
+        writePayload(r.getValue(), formats.value());
+        out.writeArrayFieldStart(HEADERS);
+        String[] keys = r.getHeaderKeys();
+        byte[][] values = r.getHeaderValues();
+        for (int i = 0; i < keys.length; i++) {
+            out.writeStartObject();
+            out.writeStringField(HEADER_KEY, keys[i]);
+            out.writeFieldName(HEADER_VALUE);
+            writePayload(values[i], formats.header());
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeEndObject();
+        out.writeRaw('\n');
+    }
+
+    private void writePayload(byte[] bytes, PayloadFormat format) throws IOException {
+        if (bytes == null) {
+            out.writeNull();
+            return;
+        }
+        switch (format) {
+            case STRING:
+                out.writeUTF8String(bytes, 0, bytes.length);
+                break;
+            case JSON:
+                try (JsonParser parser = json.createParser(bytes)) {
+                    parser.nextToken();
+                    out.copyCurrentStructure(parser);
+                }
+                break;
+            default:
+                out.writeBinary(bytes);
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    public void finish() throws IOException {
+        out.flush();
+        if (gzip != null) {
+            gzip.finish();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.archiver.sink;
+
+import io.archiver.config.ErrorPolicy;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lets through every record that can be written in the configured payload formats and handles the others
+ * as {@code errors.policy} says: fail the job, skip and count, or route to the dead-letter output. Logs
+ * the position of each rejected record, never its payload.
+ */
+public final class RecordValidator extends ProcessFunction<ArchiveRecord, ArchiveRecord> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(RecordValidator.class);
+
+    /** Side output of rejected records under {@link ErrorPolicy#DEAD_LETTER}. */
+    public static final OutputTag<ArchiveRecord> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", TypeInformation.of(ArchiveRecord.class));
+
+    private final PayloadFormats formats;
+    private final ErrorPolicy policy;
+    private transient PayloadValidator validator;
+    private transient Counter skipped;
+    private transient Counter deadLettered;
+
+    public RecordValidator(PayloadFormats formats, ErrorPolicy policy) {
+        this.formats = formats;
+        this.policy = policy;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        validator = new PayloadValidator(formats);
+        skipped = getRuntimeContext().getMetricGroup().counter("recordsSkipped");
+        deadLettered = getRuntimeContext().getMetricGroup().counter("recordsDeadLettered");
+    }
+
+    @Override
+    public void processElement(ArchiveRecord record, Context ctx, Collector<ArchiveRecord> out) {
+        String problem = validator.problem(record);
+        if (problem == null) {
+            out.collect(record);
+            return;
+        }
+        switch (policy) {
+            case SKIP:
+                skipped.inc();
+                LOG.warn("Skipped record {}: {} (errors.policy=skip).", record, problem);
+                break;
+            case DEAD_LETTER:
+                deadLettered.inc();
+                LOG.warn("Dead-lettered record {}: {}.", record, problem);
+                ctx.output(DEAD_LETTERS, record);
+                break;
+            default:
+                throw new InvalidRecordException(
+                        "Record " + record + " cannot be archived: " + problem
+                                + ". Fix the record format option or set errors.policy to skip or dead-letter.");
+        }
+    }
+
+    /** A record that cannot be written under {@code errors.policy=fail}. */
+    public static final class InvalidRecordException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidRecordException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.archiver.source;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.Mode;
+import io.archiver.record.ArchiveRecord;
+
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.KafkaSourceOptions;
+
+import java.util.Properties;
+
+import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.ArchiverOptions.KAFKA_PARTITION_DISCOVERY_INTERVAL;
+import static io.archiver.config.ArchiverOptions.MODE;
+
+/**
+ * Builds the {@link KafkaSource} of the archiver from its configuration. The read position lives in
+ * Flink's checkpoints; offsets are also committed to the consumer group on every completed checkpoint, for
+ * lag monitoring only.
+ */
+public final class KafkaSourceFactory {
+
+    private KafkaSourceFactory() {}
+
+    public static KafkaSource<ArchiveRecord> create(ArchiverConfig config) {
+        KafkaSourceBuilder<ArchiveRecord> builder =
+                KafkaSource.<ArchiveRecord>builder()
+                        .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
+                        .setGroupId(config.get(KAFKA_GROUP_ID))
+                        .setDeserializer(new ArchiveRecordDeserializer())
+                        .setStartingOffsets(config.startOffsets());
+        if (config.topics().isEmpty()) {
+            builder.setTopicPattern(config.topicPattern().orElseThrow());
+        } else {
+            builder.setTopics(config.topics());
+        }
+        Properties props = config.kafkaProperties();
+        props.setProperty(KafkaSourceOptions.COMMIT_OFFSETS_ON_CHECKPOINT.key(), "true");
+        if (config.get(MODE) == Mode.BATCH) {
+            builder.setBounded(config.stopOffsets());
+        } else {
+            props.setProperty(
+                    KafkaSourceOptions.PARTITION_DISCOVERY_INTERVAL_MS.key(),
+                    String.valueOf(config.get(KAFKA_PARTITION_DISCOVERY_INTERVAL).toMillis()));
+        }
+        builder.setProperties(props);
+        return builder.build();
+    }
+}
