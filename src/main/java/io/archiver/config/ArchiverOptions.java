@@ -44,6 +44,13 @@ public final class ArchiverOptions {
                     .withDescription(
                             "Parallelism of the job; -1 keeps the default of the cluster (or the number of cores locally).");
 
+    public static final ConfigOption<Duration> PREFLIGHT_TIMEOUT =
+            key("preflight.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "Before submitting, check within this time that Kafka is reachable, the topics exist and the archive root is writable; 0 skips the check.");
+
     // ---------------------------------------------------------------- source
 
     public static final ConfigOption<String> KAFKA_BOOTSTRAP_SERVERS =
@@ -263,6 +270,7 @@ public final class ArchiverOptions {
                     JOB_NAME,
                     MODE,
                     PARALLELISM,
+                    PREFLIGHT_TIMEOUT,
                     KAFKA_BOOTSTRAP_SERVERS,
                     KAFKA_TOPICS,
                     KAFKA_TOPIC_PATTERN,

@@ -24,7 +24,12 @@ public final class ConfigLoader {
 
     /** Loads {@code file} (may be null for none) and applies {@code overrides}. */
     public static ArchiverConfig load(Path file, Map<String, String> overrides) {
-        Map<String, String> settings = new LinkedHashMap<>();
+        return load(Map.of(), file, overrides);
+    }
+
+    /** Like {@link #load(Path, Map)}, with {@code base} settings below the file (used by the local stack). */
+    public static ArchiverConfig load(Map<String, String> base, Path file, Map<String, String> overrides) {
+        Map<String, String> settings = new LinkedHashMap<>(base);
         if (file != null) {
             settings.putAll(readYaml(file));
         }

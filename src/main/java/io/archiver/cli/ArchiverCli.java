@@ -1,0 +1,43 @@
+package io.archiver.cli;
+
+import io.archiver.config.ConfigException;
+import io.archiver.job.Preflight.PreflightException;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of kafka-s3-archiver. {@code run} builds and executes the job (on the cluster when submitted
+ * with {@code flink run}, in a local Flink when started with {@code java}); {@code local} runs it on an
+ * embedded Kafka + S3 stack; {@code options} prints every configuration option.
+ */
+@Command(
+        name = "kafka-s3-archiver",
+        mixinStandardHelpOptions = true,
+        version = "kafka-s3-archiver 0.1.0",
+        description = "Archives Kafka topics to S3 exactly once, on Apache Flink.",
+        subcommands = {RunCommand.class, LocalCommand.class, OptionsCommand.class})
+public final class ArchiverCli {
+
+    /** Exit code of a configuration or precondition error. */
+    static final int CONFIG_ERROR = 2;
+
+    public static void main(String[] args) {
+        int code = commandLine().execute(args);
+        if (code != 0 || RunCommand.ranLocally()) {
+            System.exit(code);
+        }
+    }
+
+    static CommandLine commandLine() {
+        return new CommandLine(new ArchiverCli())
+                .setExecutionExceptionHandler(
+                        (e, cmd, parseResult) -> {
+                            if (e instanceof ConfigException || e instanceof PreflightException) {
+                                cmd.getErr().println("error: " + e.getMessage());
+                                return CONFIG_ERROR;
+                            }
+                            throw e;
+                        });
+    }
+}

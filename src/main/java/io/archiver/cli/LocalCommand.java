@@ -1,0 +1,143 @@
+package io.archiver.cli;
+
+import io.archiver.audit.ArchiveSummary;
+import io.archiver.audit.PartitionSummary;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.local.LocalStack;
+import io.archiver.local.SampleData;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.core.execution.JobClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.archiver.config.ArchiverOptions.JOB_NAME;
+
+/**
+ * Runs the archiver on an embedded local stack: a real Kafka broker and a real S3-compatible server on
+ * 127.0.0.1, a demo topic with sample records, and the archiver in a local Flink with its web UI. Prints
+ * what was archived, then keeps running until Ctrl-C (or stops at once with {@code --once}).
+ */
+@Command(name = "local", mixinStandardHelpOptions = true, description = "Run the archiver on an embedded Kafka + S3 + Flink stack.")
+final class LocalCommand implements java.util.concurrent.Callable<Integer> {
+
+    @Option(names = "--records", defaultValue = "10000", description = "Sample records to produce (default ${DEFAULT-VALUE}).")
+    int records;
+
+    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of the demo topic (default ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--topic", defaultValue = "demo", description = "Demo topic (default ${DEFAULT-VALUE}).")
+    String topic;
+
+    @Option(names = "--work-dir", defaultValue = "local-run", description = "Working folder for Kafka, S3 and checkpoint data (default ${DEFAULT-VALUE}).")
+    Path workDir;
+
+    @Option(names = "--s3-port", defaultValue = "9000", description = "Port of the S3-compatible server; 0 picks a free one (default ${DEFAULT-VALUE}).")
+    int s3Port;
+
+    @Option(names = "--ui-port", defaultValue = "8081", description = "Port of Flink's web UI (default ${DEFAULT-VALUE}).")
+    int uiPort;
+
+    @Option(names = "--timeout", defaultValue = "PT3M", description = "How long to wait for every sample record to be archived (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--once", description = "Stop after printing what was archived, instead of running until Ctrl-C.")
+    boolean once;
+
+    @Mixin ConfigArgs config;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Instant started = Instant.now();
+        out.println("Starting Kafka and the S3-compatible server (data in " + workDir.toAbsolutePath() + ") ...");
+        out.flush();
+        LocalStack stack = LocalStack.start(workDir, s3Port);
+        JobClient job = null;
+        try {
+            stack.kafka().createTopic(topic, partitions);
+            SampleData.produce(stack.kafka().bootstrapServers(), topic, records);
+            out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
+                    stack.kafka().bootstrapServers(), records, topic, partitions);
+            out.printf("S3 at %s, bucket '%s' (access key %s).%n",
+                    stack.s3().endpoint(), LocalStack.BUCKET, io.archiver.local.EmbeddedS3.ACCESS_KEY);
+            ArchiverConfig cfg = config.load(stack.archiverSettings(topic, uiPort));
+            job = JobLauncher.environment(cfg).executeAsync(cfg.get(JOB_NAME));
+            out.printf("Archiver job %s running; Flink web UI at http://localhost:%d%n", job.getJobID(), uiPort);
+            out.flush();
+            ArchiveSummary summary = awaitArchived(cfg, job, Instant.now().plus(timeout));
+            print(out, cfg, stack, summary, Duration.between(started, Instant.now()));
+            if (summary.records() != records) {
+                out.printf("Only %d of %d records were archived within %s.%n", summary.records(), records, timeout);
+                return 1;
+            }
+            if (!once) {
+                awaitCtrlC(out, job, stack);
+                return 0;
+            }
+            job.cancel().get(30, TimeUnit.SECONDS);
+            return 0;
+        } finally {
+            if (once || job == null) {
+                stack.close();
+            }
+        }
+    }
+
+    /** Polls the archive until every sample record is there, the job ends or the deadline passes. */
+    private ArchiveSummary awaitArchived(ArchiverConfig cfg, JobClient job, Instant deadline) throws Exception {
+        ArchiveSummary summary = ArchiveSummary.read(cfg.sinkPath(), PayloadFormats.of(cfg));
+        while (summary.records() < records && Instant.now().isBefore(deadline)) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get();
+                throw new IllegalStateException("The archiver job ended before every record was archived.");
+            }
+            TimeUnit.MILLISECONDS.sleep(500);
+            summary = ArchiveSummary.read(cfg.sinkPath(), PayloadFormats.of(cfg));
+        }
+        return summary;
+    }
+
+    private static void print(PrintWriter out, ArchiverConfig cfg, LocalStack stack, ArchiveSummary s, Duration took) {
+        out.printf("%nArchived %d records in %d files (%d bytes) under %s in %.1f s:%n",
+                s.records(), s.files(), s.bytes(), cfg.sinkPath(), took.toMillis() / 1000.0);
+        out.printf("  %-24s %6s %8s %12s %12s%n", "topic-partition", "files", "records", "first offset", "last offset");
+        for (PartitionSummary p : s.partitions()) {
+            out.printf("  %-24s %6d %8d %12d %12d%n",
+                    p.topic() + "-" + p.partition(), p.files(), p.records(), p.minOffset(), p.maxOffset());
+        }
+        out.printf("Files on disk: %s%n", stack.s3().dataDir().resolve(LocalStack.BUCKET));
+        out.flush();
+    }
+
+    private static void awaitCtrlC(PrintWriter out, JobClient job, LocalStack stack) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                job.cancel().get(30, TimeUnit.SECONDS);
+                stack.close();
+            } catch (Exception e) {
+                System.err.println("Error while stopping: " + e);
+            } finally {
+                stopped.countDown();
+            }
+        }, "local-stack-shutdown"));
+        out.println("Still archiving new records (produce more with any Kafka client). Press Ctrl-C to stop.");
+        out.flush();
+        stopped.await();
+    }
+}

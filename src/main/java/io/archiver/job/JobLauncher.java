@@ -1,0 +1,47 @@
+package io.archiver.job;
+
+import io.archiver.config.ArchiverConfig;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import java.io.File;
+
+/**
+ * Creates the execution environment of the archiver and adds its dataflow. Submitted with {@code flink
+ * run}, the environment is the cluster's; started with {@code java}, it is a local Flink, for which the
+ * filesystem plugins (the S3 filesystem) are loaded from {@code FLINK_PLUGINS_DIR} with the {@code flink.*}
+ * settings, as a cluster would.
+ */
+public final class JobLauncher {
+
+    private JobLauncher() {}
+
+    public static StreamExecutionEnvironment environment(ArchiverConfig config) {
+        Configuration conf = JobSettings.of(config);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        if (env instanceof LocalStreamEnvironment) {
+            initializeLocalFileSystems(conf);
+        }
+        ArchiverJob.build(env, config);
+        return env;
+    }
+
+    /** True when this JVM runs the job itself (not submitted to a cluster through Flink's client). */
+    public static boolean isLocal(StreamExecutionEnvironment env) {
+        return env instanceof LocalStreamEnvironment;
+    }
+
+    static void initializeLocalFileSystems(Configuration conf) {
+        String pluginsDir = System.getenv("FLINK_PLUGINS_DIR");
+        if (pluginsDir == null || !new File(pluginsDir).isDirectory()) {
+            throw new IllegalStateException(
+                    "FLINK_PLUGINS_DIR is not set to a folder holding the s3-fs-hadoop plugin (got '" + pluginsDir
+                            + "'). `mvn package` puts it in target/plugins; export FLINK_PLUGINS_DIR=target/plugins.");
+        }
+        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+    }
+}

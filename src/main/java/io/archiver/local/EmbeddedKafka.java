@@ -1,0 +1,67 @@
+package io.archiver.local;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Apache Kafka broker (KRaft, one combined broker/controller node) running in this JVM, from
+ * Kafka's own server code. Used by the {@code local} command and the integration tests.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Formats and starts a broker whose data lives under {@code baseDir} (a temp folder when null). */
+    public static EmbeddedKafka start(Path baseDir) throws Exception {
+        TestKitNodes.Builder nodes =
+                new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1);
+        if (baseDir != null) {
+            nodes.setBaseDirectory(baseDir);
+        }
+        KafkaClusterTestKit cluster =
+                new KafkaClusterTestKit.Builder(nodes.build())
+                        .setConfigProp("auto.create.topics.enable", "false")
+                        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                        .setConfigProp("offsets.topic.replication.factor", "1")
+                        .setConfigProp("offsets.topic.num.partitions", "4")
+                        .setConfigProp("transaction.state.log.replication.factor", "1")
+                        .setConfigProp("transaction.state.log.min.isr", "1")
+                        .setDeleteOnClose(baseDir == null)
+                        .build();
+        cluster.format();
+        cluster.startup();
+        cluster.waitForReadyBrokers();
+        return new EmbeddedKafka(cluster);
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+    }
+
+    public void createTopic(String topic, int partitions) throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}
