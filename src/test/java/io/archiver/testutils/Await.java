@@ -1,0 +1,23 @@
+package io.archiver.testutils;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+
+/** Polls a condition until it holds or a deadline passes; never an open-ended wait. */
+public final class Await {
+
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private Await() {}
+
+    public static void until(String what, Duration timeout, Callable<Boolean> condition) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!condition.call()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+}

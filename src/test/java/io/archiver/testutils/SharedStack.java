@@ -1,0 +1,140 @@
+package io.archiver.testutils;
+
+import io.archiver.local.EmbeddedKafka;
+import io.archiver.local.EmbeddedS3;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.util.MiniClusterWithClientResource;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One real Kafka broker, one real S3-compatible server and one Flink MiniCluster (2 TaskManagers × 2
+ * slots) shared by every ITCase of a test run: started by the first class that uses this extension,
+ * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}.
+ */
+public final class SharedStack implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
+
+    public static final String BUCKET = "archive-it";
+    public static final int TASK_MANAGERS = 2;
+    public static final int SLOTS_PER_TASK_MANAGER = 2;
+
+    private static SharedStack instance;
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private final java.util.List<Integer> liveTaskManagers = new java.util.ArrayList<>(java.util.List.of(0, 1));
+    private int nextTaskManager = TASK_MANAGERS;
+    private EmbeddedKafka kafka;
+    private EmbeddedS3 s3;
+    private MiniClusterWithClientResource flink;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        synchronized (SharedStack.class) {
+            if (instance == null) {
+                SharedStack stack = new SharedStack();
+                stack.start();
+                instance = stack;
+                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(SharedStack.class.getName(), stack);
+            }
+        }
+    }
+
+    private void start() throws Exception {
+        Path dir = Files.createTempDirectory("archiver-it");
+        s3 = EmbeddedS3.start(dir.resolve("s3"), 0);
+        s3.createBucket(BUCKET);
+        kafka = EmbeddedKafka.start(null);
+        Configuration conf = new Configuration();
+        s3.flinkSettings().forEach(conf::setString);
+        conf.set(RestOptions.BIND_PORT, "0");
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64mb"));
+        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+        flink =
+                new MiniClusterWithClientResource(
+                        new MiniClusterResourceConfiguration.Builder()
+                                .setConfiguration(conf)
+                                .setNumberTaskManagers(TASK_MANAGERS)
+                                .setNumberSlotsPerTaskManager(SLOTS_PER_TASK_MANAGER)
+                                .build());
+        flink.before();
+    }
+
+    public static SharedStack get() {
+        if (instance == null) {
+            throw new IllegalStateException("Annotate the test class with @ExtendWith(SharedStack.class)");
+        }
+        return instance;
+    }
+
+    public EmbeddedKafka kafka() {
+        return kafka;
+    }
+
+    public EmbeddedS3 s3() {
+        return s3;
+    }
+
+    public MiniCluster miniCluster() {
+        return flink.getMiniCluster();
+    }
+
+    /**
+     * Kills every TaskManager of the MiniCluster (every running task fails at whatever point it is) and
+     * starts fresh ones, so running jobs must recover from their last completed checkpoint.
+     */
+    public synchronized void killAndReplaceTaskManagers() throws Exception {
+        for (int index : liveTaskManagers) {
+            miniCluster().terminateTaskManager(index).get();
+        }
+        liveTaskManagers.clear();
+        for (int i = 0; i < TASK_MANAGERS; i++) {
+            miniCluster().startTaskManager();
+            liveTaskManagers.add(nextTaskManager++);
+        }
+    }
+
+    /** A name unique in this run, for topics and archive prefixes. */
+    public static String uniqueName(String base) {
+        return base + "-" + NAMES.incrementAndGet();
+    }
+
+    /** Settings every test job shares: broker, a fresh archive root, fast checkpoints, bounded restarts. */
+    public Map<String, String> jobSettings(String topic, String archiveName) {
+        return new java.util.LinkedHashMap<>(Map.of(
+                "kafka.bootstrap.servers", kafka.bootstrapServers(),
+                "kafka.topics", topic,
+                "kafka.group.id", archiveName,
+                "sink.path", "s3://" + BUCKET + "/" + archiveName,
+                "checkpoint.interval", "500 ms",
+                "restart.strategy", "fixed-delay",
+                "restart.attempts", "5",
+                "restart.delay", "200 ms",
+                "preflight.timeout", "0 s"));
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            flink.after();
+        } finally {
+            try {
+                kafka.close();
+            } finally {
+                s3.close();
+            }
+        }
+    }
+}
