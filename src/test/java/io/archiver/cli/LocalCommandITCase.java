@@ -1,0 +1,56 @@
+package io.archiver.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The first README command, end to end in its own JVM: the local command starts a real broker, S3 server
+ * and local Flink, archives the sample records, prints what it archived and exits (with --once).
+ */
+class LocalCommandITCase {
+
+    @Test
+    void localCommandArchivesEverySampleRecordAndReportsIt() throws Exception {
+        Path workDir = Files.createTempDirectory("local-it");
+        Path output = workDir.resolve("output.txt");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens"))
+                .toList());
+        command.addAll(List.of(
+                "-Xmx1g",
+                "-cp", System.getProperty("java.class.path"),
+                ArchiverCli.class.getName(), "local", "--once",
+                "--records", "1500", "--partitions", "3",
+                "--s3-port", "0", "--ui-port", "0",
+                "--work-dir", workDir.toString(), "--timeout", "PT2M"));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
+        boolean exited = process.waitFor(4, TimeUnit.MINUTES);
+        if (!exited) {
+            process.destroyForcibly();
+        }
+        String printed = Files.readString(output, StandardCharsets.UTF_8);
+        assertThat(exited).as("local --once exits by itself; output:%n%s", printed).isTrue();
+        assertThat(process.exitValue()).as("exit code; output:%n%s", printed).isZero();
+        assertThat(printed)
+                .contains("produced 1500 records to topic 'demo' (3 partitions)")
+                .contains("Archived 1500 records")
+                .contains("demo-0").contains("demo-1").contains("demo-2");
+        assertThat(workDir.resolve("s3/archive/demo").toFile()).isDirectory();
+        assertThat(new File(workDir.toFile(), "s3/archive/demo/topic=demo")).isDirectory();
+    }
+}

@@ -1,0 +1,165 @@
+package io.archiver.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ArchiverConfigTest {
+
+    private static Map<String, String> valid() {
+        Map<String, String> m = new HashMap<>();
+        m.put("kafka.bootstrap.servers", "broker:9092");
+        m.put("kafka.topics", "orders, payments");
+        m.put("sink.path", "s3://bucket/archive/");
+        return m;
+    }
+
+    private static Map<String, String> validWith(String key, String value) {
+        Map<String, String> m = valid();
+        m.put(key, value);
+        return m;
+    }
+
+    @Test
+    void minimalConfigurationGetsDocumentedDefaults() {
+        ArchiverConfig config = ArchiverConfig.of(valid());
+        assertThat(config.topics()).containsExactly("orders", "payments");
+        assertThat(config.sinkPath()).isEqualTo("s3://bucket/archive");
+        assertThat(config.get(ArchiverOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
+        assertThat(config.get(ArchiverOptions.MODE)).isEqualTo(Mode.STREAMING);
+        assertThat(config.deadLetterPath()).isEqualTo("s3://bucket/archive/_dead-letter");
+    }
+
+    @Test
+    void unknownKeyIsNamedWithTheNearestValidKey() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.fromat", "jsonl")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("Unknown configuration key 'sink.fromat'")
+                .hasMessageContaining("Did you mean 'sink.format'?");
+    }
+
+    @Test
+    void invalidEnumValueListsTheAcceptedValues() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("errors.policy", "ignore")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 'ignore' for 'errors.policy': accepted fail, skip, dead-letter.");
+    }
+
+    @Test
+    void hyphenatedEnumValuesParse() {
+        assertThat(ArchiverConfig.of(validWith("errors.policy", "dead-letter")).get(ArchiverOptions.ERRORS_POLICY))
+                .isEqualTo(ErrorPolicy.DEAD_LETTER);
+    }
+
+    @Test
+    void invalidDurationSaysWhatADurationLooksLike() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("checkpoint.interval", "often")))
+                .hasMessageContaining("'checkpoint.interval'")
+                .hasMessageContaining("a duration (e.g. 30 s, 5 min)");
+    }
+
+    @Test
+    void missingRequiredKeyIsNamedWithAnExample() {
+        Map<String, String> m = valid();
+        m.remove("kafka.bootstrap.servers");
+        assertThatThrownBy(() -> ArchiverConfig.of(m))
+                .hasMessageStartingWith("Missing required key 'kafka.bootstrap.servers'");
+    }
+
+    @Test
+    void topicsAndPatternAreExclusive() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("kafka.topic-pattern", "orders.*")))
+                .hasMessageContaining("exactly one of 'kafka.topics'")
+                .hasMessageContaining("both are set");
+        Map<String, String> neither = valid();
+        neither.remove("kafka.topics");
+        assertThatThrownBy(() -> ArchiverConfig.of(neither)).hasMessageContaining("neither is set");
+    }
+
+    @Test
+    void badStartPositionListsTheForms() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("kafka.start", "beginning")))
+                .hasMessage("Invalid value 'beginning' for 'kafka.start': accepted values are "
+                        + "earliest | latest | committed | timestamp:<epoch-ms>.");
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("kafka.start", "timestamp:yesterday")))
+                .hasMessageContaining("epoch milliseconds");
+    }
+
+    @Test
+    void stopPositionIsRefusedInStreamingMode() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("kafka.stop", "latest")))
+                .hasMessageContaining("'kafka.stop' applies only to mode: batch");
+    }
+
+    @Test
+    void badStopOffsetsShowTheSyntax() {
+        Map<String, String> m = validWith("mode", "batch");
+        m.put("kafka.stop", "offsets:orders=12");
+        assertThatThrownBy(() -> ArchiverConfig.of(m)).hasMessageContaining("offsets:<topic>:<partition>=<offset>");
+    }
+
+    @Test
+    void sinkPathMustBeAUri() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.path", "/data/archive")))
+                .hasMessageContaining("'sink.path'")
+                .hasMessageContaining("s3://bucket/prefix");
+    }
+
+    @Test
+    void secretsAreRedacted() {
+        Map<String, String> m = valid();
+        m.put("kafka.properties.sasl.jaas.config", "org.apache...PlainLoginModule required password=\"hunter2\";");
+        m.put("flink.s3.secret-key", "s3cr3t");
+        m.put("flink.s3.access-key", "AKIA");
+        Map<String, String> redacted = ArchiverConfig.of(m).redacted();
+        assertThat(redacted.toString()).doesNotContain("hunter2", "s3cr3t", "AKIA");
+        assertThat(redacted).containsEntry("kafka.bootstrap.servers", "broker:9092");
+    }
+
+    @Test
+    void passThroughPrefixesReachKafkaAndFlink() {
+        Map<String, String> m = valid();
+        m.put("kafka.properties.security.protocol", "SASL_SSL");
+        m.put("flink.s3.endpoint", "http://localhost:9000");
+        ArchiverConfig config = ArchiverConfig.of(m);
+        assertThat(config.kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
+        assertThat(config.flinkSettings().toMap()).containsEntry("s3.endpoint", "http://localhost:9000");
+    }
+
+    @Test
+    void yamlFileIsFlattenedAndOverridesWin(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("archiver.yaml");
+        Files.writeString(file, String.join("\n",
+                "kafka:",
+                "  bootstrap.servers: broker:9092",
+                "  topics: [orders, payments]",
+                "sink:",
+                "  path: s3://bucket/archive",
+                "  format: jsonl",
+                "checkpoint.interval: 10 s",
+                ""));
+        ArchiverConfig config = ConfigLoader.load(file, Map.of("sink.format", "parquet"));
+        assertThat(config.topics()).containsExactly("orders", "payments");
+        assertThat(config.get(ArchiverOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
+        assertThat(config.get(ArchiverOptions.CHECKPOINT_INTERVAL)).hasSeconds(10);
+    }
+
+    @Test
+    void missingFileIsNamed(@TempDir Path dir) {
+        assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("nope.yaml"), Map.of()))
+                .hasMessageContaining("nope.yaml' does not exist");
+    }
+
+    @Test
+    void shippedConfigurationFileIsValid() {
+        ArchiverConfig config = ConfigLoader.load(Path.of("conf", "archiver.yaml"), Map.of());
+        assertThat(config.sinkPath()).startsWith("s3://");
+    }
+}

@@ -1,0 +1,85 @@
+package io.archiver.job;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.SharedStack;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Records that are not valid in the configured value format go where errors.policy says, never lost silently. */
+@ExtendWith(SharedStack.class)
+class InvalidRecordsITCase {
+
+    @Test
+    void deadLetterPolicyWritesInvalidRecordsAsideAndArchivesTheRest() throws Exception {
+        ArchiverConfig config = config("dead-letter");
+        runToCompletion(config);
+
+        List<ArchiveRecord> archived = ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config));
+        List<ArchiveRecord> dead = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES);
+        assertThat(archived).extracting(ArchiveRecord::getOffset).containsExactlyInAnyOrder(0L, 2L);
+        assertThat(dead).extracting(ArchiveRecord::getOffset).containsExactly(1L);
+        assertThat(new String(dead.get(0).getValue(), StandardCharsets.UTF_8)).isEqualTo("not json {");
+    }
+
+    @Test
+    void skipPolicyArchivesOnlyValidRecords() throws Exception {
+        ArchiverConfig config = config("skip");
+        runToCompletion(config);
+
+        assertThat(ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config)))
+                .extracting(ArchiveRecord::getOffset)
+                .containsExactlyInAnyOrder(0L, 2L);
+    }
+
+    @Test
+    void failPolicyFailsTheJobNamingTheRecord() throws Exception {
+        ArchiverConfig config = config("fail");
+        assertThatThrownBy(() -> runToCompletion(config))
+                .isInstanceOf(ExecutionException.class)
+                .hasStackTraceContaining("@1 cannot be archived: value is not valid JSON");
+    }
+
+    private static ArchiverConfig config(String policy) throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("invalid-" + policy);
+        stack.kafka().createTopic(topic, 1);
+        Map<String, Object> props = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka().bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            for (String value : new String[] {"{\"ok\":1}", "not json {", "[2]"}) {
+                producer.send(new ProducerRecord<>(topic, 0, null, value.getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "json");
+        settings.put("errors.policy", policy);
+        settings.put("restart.strategy", "none");
+        return ArchiverConfig.of(settings);
+    }
+
+    private static void runToCompletion(ArchiverConfig config) throws Exception {
+        JobClient job = JobLauncher.environment(config).executeAsync("invalid records");
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,65 @@
+package io.archiver.job;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.Preflight.PreflightException;
+import io.archiver.testutils.SharedStack;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Wrong settings fail before submission, within a bounded time, with a message that says what to fix. */
+@ExtendWith(SharedStack.class)
+class PreflightITCase {
+
+    private final Preflight preflight = new Preflight(Duration.ofSeconds(3));
+
+    @Test
+    void passesOnAReachableBrokerExistingTopicAndWritableBucket() throws Exception {
+        assertThatCode(() -> preflight.check(config(existingTopic(), Map.of()))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void unreachableBrokerIsReportedWithTheSetting() throws Exception {
+        ArchiverConfig config = config(existingTopic(), Map.of("kafka.bootstrap.servers", "127.0.0.1:1"));
+        assertThatThrownBy(() -> preflight.check(config))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageContaining("Cannot reach Kafka at '127.0.0.1:1' within 3 s")
+                .hasMessageContaining("kafka.bootstrap.servers");
+    }
+
+    @Test
+    void unknownTopicIsReported() {
+        ArchiverConfig config = config("no-such-topic", Map.of());
+        assertThatThrownBy(() -> preflight.check(config))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageContaining("does not exist")
+                .hasMessageContaining("kafka.topics");
+    }
+
+    @Test
+    void missingBucketIsReported() throws Exception {
+        ArchiverConfig config = config(existingTopic(), Map.of("sink.path", "s3://no-such-bucket/archive"));
+        assertThatThrownBy(() -> preflight.check(config))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageContaining("Cannot write to the archive at 's3://no-such-bucket/archive'")
+                .hasMessageContaining("bucket exists");
+    }
+
+    private static String existingTopic() throws Exception {
+        String topic = SharedStack.uniqueName("preflight");
+        SharedStack.get().kafka().createTopic(topic, 1);
+        return topic;
+    }
+
+    private static ArchiverConfig config(String topic, Map<String, String> overrides) {
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(overrides);
+        return ArchiverConfig.of(settings);
+    }
+}

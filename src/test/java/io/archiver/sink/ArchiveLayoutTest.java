@@ -1,0 +1,50 @@
+package io.archiver.sink;
+
+import io.archiver.config.ArchiveFormat;
+import io.archiver.config.JsonCompression;
+import io.archiver.config.TimePartitioning;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ArchiveLayoutTest {
+
+    /** 2026-03-07T05:04:03Z. */
+    private static final long TS = 1_772_859_843_000L;
+
+    @Test
+    void bucketsAreHiveStyleFromTheRecordTimestampInUtc() {
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.NONE)).isEqualTo("topic=orders/partition=3");
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.DAY))
+                .isEqualTo("topic=orders/partition=3/date=2026-03-07");
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.HOUR))
+                .isEqualTo("topic=orders/partition=3/date=2026-03-07/hour=05");
+    }
+
+    @Test
+    void hourBoundariesAndRecordsWithoutTimestamp() {
+        assertThat(ArchiveLayout.bucket("t", 0, 0L, TimePartitioning.HOUR)).endsWith("date=1970-01-01/hour=00");
+        assertThat(ArchiveLayout.bucket("t", 0, 86_399_999L, TimePartitioning.HOUR)).endsWith("date=1970-01-01/hour=23");
+        assertThat(ArchiveLayout.bucket("t", 0, -1L, TimePartitioning.HOUR)).endsWith("date=1969-12-31/hour=23");
+    }
+
+    @Test
+    void partitionIsReadBackFromAPath() {
+        var tp = ArchiveLayout.partitionOf("/archive/topic=orders.v2/partition=12/date=2026-03-07/part-x-0-1.parquet");
+        assertThat(tp).isPresent();
+        assertThat(tp.get().topic()).isEqualTo("orders.v2");
+        assertThat(tp.get().partition()).isEqualTo(12);
+        assertThat(ArchiveLayout.partitionOf("/archive/other/file.parquet")).isEmpty();
+    }
+
+    @Test
+    void onlyVisibleArchiveFilesAreData() {
+        assertThat(ArchiveLayout.isDataFile("part-1-0-3.parquet")).isTrue();
+        assertThat(ArchiveLayout.isDataFile("part-1-0-3.jsonl.gz")).isTrue();
+        assertThat(ArchiveLayout.isDataFile(".part-1-0-3.parquet.inprogress.abc")).isFalse();
+        assertThat(ArchiveLayout.isDataFile("_manifest.json")).isFalse();
+        assertThat(ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.GZIP)).isEqualTo(".jsonl.gz");
+        assertThat(ArchiveLayout.suffix(ArchiveFormat.PARQUET, JsonCompression.GZIP)).isEqualTo(".parquet");
+    }
+}

@@ -1,0 +1,133 @@
+package io.archiver.sink;
+
+import io.archiver.audit.ArchiveFileReader;
+import io.archiver.config.ParquetCompression;
+import io.archiver.config.PayloadFormat;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.formats.parquet.ParquetWriterFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each format writes the full envelope and reads back to the same records, nulls included. */
+class EnvelopeFormatsTest {
+
+    private static final PayloadFormats TEXT =
+            new PayloadFormats(PayloadFormat.STRING, PayloadFormat.JSON, PayloadFormat.STRING);
+
+    @TempDir java.nio.file.Path dir;
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static List<ArchiveRecord> records() {
+        return List.of(
+                new ArchiveRecord("orders", 2, 41, 1_767_225_600_000L, "CreateTime", utf8("k-1"),
+                        utf8("{\"id\":1,\"name\":\"caf\u00e9 \\\"x\\\"\"}"),
+                        new String[] {"trace", "trace", "empty"}, new byte[][] {utf8("a"), utf8("b"), null}),
+                new ArchiveRecord("orders", 2, 42, 1_767_225_601_000L, "LogAppendTime", null, null,
+                        new String[0], new byte[0][]),
+                new ArchiveRecord("orders", 2, 43, -1L, "NoTimestampType", utf8("k-3"), utf8("[1,\n 2]"),
+                        new String[] {"h"}, new byte[][] {utf8("\u2603")}));
+    }
+
+    private Path write(String name, BulkWriter.Factory<ArchiveRecord> factory, List<ArchiveRecord> records) throws Exception {
+        Path path = new Path(dir.resolve(name).toUri());
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = factory.create(out);
+            for (ArchiveRecord r : records) {
+                writer.addElement(r);
+            }
+            writer.finish();
+        }
+        return path;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParquetCompression.class)
+    void parquetRoundTripsWithEveryCodec(ParquetCompression codec) throws Exception {
+        Path file = write("a.parquet",
+                new ParquetWriterFactory<>(new EnvelopeParquetBuilder(PayloadFormats.BYTES, codec, 1 << 20, 64 * 1024)),
+                records());
+        assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
+    }
+
+    @Test
+    void parquetSchemaAnnotatesConfiguredFormats() throws Exception {
+        Path file = write("b.parquet",
+                new ParquetWriterFactory<>(new EnvelopeParquetBuilder(TEXT, ParquetCompression.SNAPPY, 1 << 20, 64 * 1024)),
+                records().subList(0, 2));
+        ParquetMetadata footer;
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(dir.resolve("b.parquet")))) {
+            footer = reader.getFooter();
+        }
+        MessageType schema = footer.getFileMetaData().getSchema();
+        assertThat(schema.getType("key").getLogicalTypeAnnotation()).isEqualTo(LogicalTypeAnnotation.stringType());
+        assertThat(schema.getType("value").getLogicalTypeAnnotation()).isEqualTo(LogicalTypeAnnotation.jsonType());
+        assertThat(schema.getType("timestamp").getLogicalTypeAnnotation())
+                .isEqualTo(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MILLIS));
+        assertThat(footer.getFileMetaData().getKeyValueMetaData())
+                .containsEntry("kafka-s3-archiver.envelope.version", "1")
+                .containsEntry("kafka-s3-archiver.value.format", "json");
+        assertThat(new ArchiveFileReader(TEXT).readAll(file)).containsExactlyElementsOf(records().subList(0, 2));
+    }
+
+    @Test
+    void jsonLinesEmbedsJsonAndKeepsNullsOneRecordPerLine() throws Exception {
+        Path file = write("c.jsonl", new JsonLinesWriterFactory(TEXT, false), records());
+        List<String> lines = Files.readAllLines(dir.resolve("c.jsonl"));
+        assertThat(lines).hasSize(3);
+        JsonNode first = new ObjectMapper().readTree(lines.get(0));
+        assertThat(first.get("topic").textValue()).isEqualTo("orders");
+        assertThat(first.get("partition").intValue()).isEqualTo(2);
+        assertThat(first.get("offset").longValue()).isEqualTo(41);
+        assertThat(first.get("timestamp_type").textValue()).isEqualTo("CreateTime");
+        assertThat(first.get("key").textValue()).isEqualTo("k-1");
+        assertThat(first.get("value").get("name").textValue()).isEqualTo("caf\u00e9 \"x\"");
+        assertThat(first.get("headers").get(2).get("value").isNull()).isTrue();
+        JsonNode second = new ObjectMapper().readTree(lines.get(1));
+        assertThat(second.get("key").isNull()).isTrue();
+        assertThat(second.get("value").isNull()).isTrue();
+        assertThat(lines.get(2)).contains("\"value\":[1,2]");
+
+        List<ArchiveRecord> back = new ArchiveFileReader(TEXT).readAll(file);
+        assertThat(back.get(0)).isEqualTo(records().get(0));
+        assertThat(back.get(1)).isEqualTo(records().get(1));
+        assertThat(back.get(2).getValue()).isEqualTo(utf8("[1,2]"));
+    }
+
+    @Test
+    void jsonLinesBytesAreBase64AndGzipIsOneStream() throws Exception {
+        Path file = write("d.jsonl.gz", new JsonLinesWriterFactory(PayloadFormats.BYTES, true), records());
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("d.jsonl.gz")))) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            JsonNode first = new ObjectMapper().readTree(text.split("\n")[0]);
+            assertThat(Base64.getDecoder().decode(first.get("key").textValue())).isEqualTo(utf8("k-1"));
+        }
+        assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
+    }
+}
