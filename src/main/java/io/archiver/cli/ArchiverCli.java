@@ -24,7 +24,9 @@ public final class ArchiverCli {
 
     public static void main(String[] args) {
         int code = commandLine().execute(args);
-        if (code != 0 || RunCommand.ranLocally()) {
+        // A job that ran in this JVM leaves non-daemon threads behind (Flink's S3 client pool): end the
+        // JVM. Under `flink run` the client (or the JobManager, in application mode) owns the JVM.
+        if (code != 0 || !RunCommand.submittedToCluster()) {
             System.exit(code);
         }
     }

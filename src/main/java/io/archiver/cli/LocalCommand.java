@@ -130,6 +130,8 @@ final class LocalCommand implements java.util.concurrent.Callable<Integer> {
             try {
                 job.cancel().get(30, TimeUnit.SECONDS);
                 stack.close();
+                out.println("Stopped: job cancelled, Kafka and S3 stopped; the archive stays under " + stack.workDir());
+                out.flush();
             } catch (Exception e) {
                 System.err.println("Error while stopping: " + e);
             } finally {

@@ -22,7 +22,7 @@ import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
 final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
-    private static volatile boolean ranLocally;
+    private static volatile boolean submittedToCluster;
 
     @Mixin ConfigArgs config;
 
@@ -31,7 +31,7 @@ final class RunCommand implements Callable<Integer> {
         ArchiverConfig cfg = config.load(Map.of());
         LOG.info("Starting {} with configuration {}", cfg.get(JOB_NAME), cfg.redacted());
         StreamExecutionEnvironment env = JobLauncher.environment(cfg);
-        ranLocally = JobLauncher.isLocal(env);
+        submittedToCluster = !JobLauncher.isLocal(env);
         Duration preflight = cfg.get(PREFLIGHT_TIMEOUT);
         if (!preflight.isZero()) {
             new Preflight(preflight).check(cfg);
@@ -40,8 +40,8 @@ final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** True when the job ran in this JVM, which must then exit by itself (Flink leaves threads behind). */
-    static boolean ranLocally() {
-        return ranLocally;
+    /** True when the job was submitted to a cluster through Flink's client rather than run in this JVM. */
+    static boolean submittedToCluster() {
+        return submittedToCluster;
     }
 }
