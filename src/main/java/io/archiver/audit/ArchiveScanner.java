@@ -13,23 +13,31 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Lists the committed data files under an archive root, walking the {@link ArchiveLayout} folders.
- * Hidden entries ({@code _...}, {@code .…}: metadata, dead letters, Flink's in-progress files) are skipped.
+ * Lists an archive root, walking the {@link ArchiveLayout} folders. Hidden folders at the top
+ * ({@code _archiver}, {@code _dead-letter}, ...) are not walked; hidden entries inside data folders are
+ * reported as leftovers, not data.
  */
 public final class ArchiveScanner {
 
     private ArchiveScanner() {}
 
-    public static List<ArchiveFile> committedFiles(String root) throws IOException {
+    public static ArchiveListing scan(String root) throws IOException {
         Path rootPath = new Path(root);
         FileSystem fs = rootPath.getFileSystem();
-        List<ArchiveFile> out = new ArrayList<>();
-        walk(fs, rootPath, out);
-        out.sort(Comparator.comparing(f -> f.path().toString()));
-        return out;
+        List<ArchiveFile> committed = new ArrayList<>();
+        List<String> leftovers = new ArrayList<>();
+        walk(fs, rootPath, false, committed, leftovers);
+        committed.sort(Comparator.comparing(f -> f.path().toString()));
+        leftovers.sort(Comparator.naturalOrder());
+        return new ArchiveListing(committed, leftovers);
     }
 
-    private static void walk(FileSystem fs, Path dir, List<ArchiveFile> out) throws IOException {
+    public static List<ArchiveFile> committedFiles(String root) throws IOException {
+        return scan(root).committed();
+    }
+
+    private static void walk(FileSystem fs, Path dir, boolean inData, List<ArchiveFile> committed, List<String> leftovers)
+            throws IOException {
         FileStatus[] entries;
         try {
             entries = fs.listStatus(dir);
@@ -41,14 +49,18 @@ public final class ArchiveScanner {
         }
         for (FileStatus entry : entries) {
             String name = entry.getPath().getName();
-            if (name.startsWith("_") || name.startsWith(".")) {
-                continue;
-            }
+            boolean hidden = name.startsWith("_") || name.startsWith(".");
             if (entry.isDir()) {
-                walk(fs, entry.getPath(), out);
+                if (!hidden) {
+                    walk(fs, entry.getPath(), inData || name.startsWith("topic="), committed, leftovers);
+                }
+            } else if (hidden) {
+                if (inData) {
+                    leftovers.add(entry.getPath().toString());
+                }
             } else if (ArchiveLayout.isDataFile(name)) {
                 ArchiveLayout.partitionOf(entry.getPath().toUri().getPath())
-                        .ifPresent(tp -> out.add(new ArchiveFile(entry.getPath(), entry.getLen(), tp.topic(), tp.partition())));
+                        .ifPresent(tp -> committed.add(new ArchiveFile(entry.getPath(), entry.getLen(), tp.topic(), tp.partition())));
             }
         }
     }

@@ -60,6 +60,19 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
+    /**
+     * Shuts the broker down and starts it again (same node, same log directories), as a broker restart in
+     * production: clients see connections refused, then leadership coming back.
+     */
+    public void restartBroker() throws Exception {
+        for (var broker : cluster.brokers().values()) {
+            broker.shutdown();
+            broker.awaitShutdown();
+            broker.startup();
+        }
+        cluster.waitForReadyBrokers();
+    }
+
     @Override
     public void close() throws Exception {
         cluster.close();

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * A real S3-compatible server (S3Proxy, filesystem backend, multipart uploads supported) on 127.0.0.1,
@@ -23,20 +24,36 @@ public final class EmbeddedS3 implements AutoCloseable {
     public static final String ACCESS_KEY = "local-access-key";
     public static final String SECRET_KEY = "local-secret-key";
 
-    private final S3Proxy proxy;
     private final BlobStore store;
     private final Path dataDir;
+    private final int port;
+    private volatile S3Proxy proxy;
 
-    private EmbeddedS3(S3Proxy proxy, BlobStore store, Path dataDir) {
-        this.proxy = proxy;
+    private EmbeddedS3(BlobStore store, Path dataDir, int port) {
         this.store = store;
         this.dataDir = dataDir;
+        this.port = port;
     }
 
     /** Starts the server on {@code port} (0 picks a free one) storing objects under {@code dataDir}. */
     public static EmbeddedS3 start(Path dataDir, int port) throws Exception {
+        return start(dataDir, port, UnaryOperator.identity());
+    }
+
+    /**
+     * Like {@link #start(Path, int)}, serving through {@code decorator} (tests use it to inject faults on
+     * the real HTTP path).
+     */
+    public static EmbeddedS3 start(Path dataDir, int port, UnaryOperator<BlobStore> decorator) throws Exception {
         Files.createDirectories(dataDir);
-        BlobStore store = new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString());
+        BlobStore store = decorator.apply(new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString()));
+        S3Proxy proxy = startProxy(store, port);
+        EmbeddedS3 s3 = new EmbeddedS3(store, dataDir, proxy.getPort());
+        s3.proxy = proxy;
+        return s3;
+    }
+
+    private static S3Proxy startProxy(BlobStore store, int port) throws Exception {
         S3Proxy proxy =
                 S3Proxy.builder()
                         .blobStore(store)
@@ -51,11 +68,21 @@ public final class EmbeddedS3 implements AutoCloseable {
             }
             Thread.onSpinWait();
         }
-        return new EmbeddedS3(proxy, store, dataDir);
+        return proxy;
+    }
+
+    /** Stops the server: connections are refused until {@link #startAgain()}. Stored objects are kept. */
+    public void stop() throws Exception {
+        proxy.stop();
+    }
+
+    /** Starts the server again on the same port with the same objects. */
+    public void startAgain() throws Exception {
+        proxy = startProxy(store, port);
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + proxy.getPort());
+        return URI.create("http://127.0.0.1:" + port);
     }
 
     public Path dataDir() {

@@ -3,6 +3,7 @@ package io.archiver.testutils;
 import io.archiver.audit.ArchiveFile;
 import io.archiver.audit.ArchiveFileReader;
 import io.archiver.audit.ArchiveScanner;
+import io.archiver.audit.VerificationReport;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -10,10 +11,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Record-by-record checks of a committed archive against what was produced. */
+/** Record-by-record checks of a committed archive against what was produced, with the archive verifier. */
 public final class ArchiveAssertions {
 
     private ArchiveAssertions() {}
@@ -33,47 +35,36 @@ public final class ArchiveAssertions {
     }
 
     /**
-     * Asserts that every produced record is archived exactly once, with the same key, value, headers and
-     * timestamp, and that nothing else is archived.
+     * Asserts with the verifier that every produced offset is archived exactly once and nothing else is,
+     * then that every archived record has the produced key, value, headers and timestamp.
      */
-    public static void assertExactlyOnce(String root, PayloadFormats formats, List<ArchiveRecord> produced)
+    public static VerificationReport assertExactlyOnce(String root, PayloadFormats formats, List<ArchiveRecord> produced)
             throws Exception {
+        VerificationReport report = SharedStack.get().verifier(formats).verify(root);
+        Map<String, List<Long>> expectedOffsets = new TreeMap<>();
         Map<String, ArchiveRecord> expected = new HashMap<>();
         for (ArchiveRecord r : produced) {
-            expected.put(id(r), r);
+            expectedOffsets.computeIfAbsent(VerificationReport.id(r.getTopic(), r.getPartition()), k -> new ArrayList<>())
+                    .add(r.getOffset());
+            expected.put(r.toString(), r);
         }
-        Map<String, Integer> seen = new HashMap<>();
-        List<String> unexpected = new ArrayList<>();
-        List<String> different = new ArrayList<>();
-        for (ArchiveRecord r : archived(root, formats)) {
-            String id = id(r);
-            seen.merge(id, 1, Integer::sum);
-            ArchiveRecord want = expected.get(id);
-            if (want == null) {
-                unexpected.add(id);
-            } else if (!want.equals(r)) {
-                different.add(id);
-            }
-        }
-        List<String> duplicated = new ArrayList<>();
-        seen.forEach((id, n) -> {
-            if (n > 1) {
-                duplicated.add(id + " x" + n);
+        VerificationReport.Comparison comparison = report.compareWith(expectedOffsets);
+        assertThat(comparison.missing()).as("produced offsets missing from the archive").isEmpty();
+        Map<String, Object> duplicates = new TreeMap<>();
+        report.partitions().forEach((id, p) -> {
+            if (!p.duplicates().isEmpty()) {
+                duplicates.put(id, p.duplicates());
             }
         });
-        List<String> missing = new ArrayList<>();
-        for (String id : expected.keySet()) {
-            if (!seen.containsKey(id)) {
-                missing.add(id);
+        assertThat(duplicates).as("offsets archived more than once").isEmpty();
+        assertThat(comparison.unexpected()).as("archived offsets never produced").isEmpty();
+        List<String> different = new ArrayList<>();
+        for (ArchiveRecord r : archived(root, formats)) {
+            if (!r.equals(expected.get(r.toString()))) {
+                different.add(r.toString());
             }
         }
-        assertThat(missing).as("produced offsets missing from the archive").isEmpty();
-        assertThat(duplicated).as("offsets archived more than once").isEmpty();
-        assertThat(unexpected).as("archived offsets never produced").isEmpty();
         assertThat(different).as("archived records whose content differs from what was produced").isEmpty();
-    }
-
-    private static String id(ArchiveRecord r) {
-        return r.getTopic() + "-" + r.getPartition() + "@" + r.getOffset();
+        return report;
     }
 }

@@ -1,7 +1,10 @@
 package io.archiver.testutils;
 
+import io.archiver.audit.ArchiveVerifier;
+import io.archiver.audit.S3IncompleteUploads;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -38,6 +41,8 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
     private int nextTaskManager = TASK_MANAGERS;
     private EmbeddedKafka kafka;
     private EmbeddedS3 s3;
+    private FaultInjectingBlobStore s3Faults;
+    private S3IncompleteUploads uploads;
     private MiniClusterWithClientResource flink;
 
     @Override
@@ -54,9 +59,12 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
 
     private void start() throws Exception {
         Path dir = Files.createTempDirectory("archiver-it");
-        s3 = EmbeddedS3.start(dir.resolve("s3"), 0);
+        s3 = EmbeddedS3.start(dir.resolve("s3"), 0, store -> s3Faults = new FaultInjectingBlobStore(store));
         s3.createBucket(BUCKET);
         kafka = EmbeddedKafka.start(null);
+        Configuration s3Settings = new Configuration();
+        s3.flinkSettings().forEach(s3Settings::setString);
+        uploads = S3IncompleteUploads.fromSettings(s3Settings);
         Configuration conf = new Configuration();
         s3.flinkSettings().forEach(conf::setString);
         conf.set(RestOptions.BIND_PORT, "0");
@@ -85,6 +93,16 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
 
     public EmbeddedS3 s3() {
         return s3;
+    }
+
+    /** Fault injection inside the S3 server (no faults unless asked). */
+    public FaultInjectingBlobStore s3Faults() {
+        return s3Faults;
+    }
+
+    /** The archive verifier, with incomplete multipart uploads listed through the S3 API. */
+    public ArchiveVerifier verifier(PayloadFormats formats) {
+        return new ArchiveVerifier(formats, uploads);
     }
 
     public MiniCluster miniCluster() {
@@ -129,6 +147,7 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
     public void close() throws Exception {
         try {
             flink.after();
+            uploads.close();
         } finally {
             try {
                 kafka.close();

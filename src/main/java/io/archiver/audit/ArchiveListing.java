@@ -1,0 +1,29 @@
+package io.archiver.audit;
+
+import java.util.Collections;
+import java.util.List;
+
+/** The files under an archive root: committed data files, and hidden leftovers inside data folders. */
+public final class ArchiveListing {
+
+    private final List<ArchiveFile> committed;
+    private final List<String> leftovers;
+
+    ArchiveListing(List<ArchiveFile> committed, List<String> leftovers) {
+        this.committed = Collections.unmodifiableList(committed);
+        this.leftovers = Collections.unmodifiableList(leftovers);
+    }
+
+    /** Visible data files, sorted by path. */
+    public List<ArchiveFile> committed() {
+        return committed;
+    }
+
+    /**
+     * Hidden entries inside {@code topic=…/partition=…} folders: temporary objects of unfinished S3 uploads
+     * ({@code _…_tmp_…}) or in-progress files of other filesystems ({@code .part-…inprogress…}).
+     */
+    public List<String> leftovers() {
+        return leftovers;
+    }
+}

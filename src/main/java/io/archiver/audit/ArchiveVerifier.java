@@ -1,0 +1,102 @@
+package io.archiver.audit;
+
+import io.archiver.record.PayloadFormats;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads every committed file under an archive root and reports, per topic partition, the offsets present,
+ * the holes between them and the offsets held more than once (with their files), plus what is there but
+ * not committed: leftover temporary objects and (on S3) incomplete multipart uploads. The tests prove
+ * exactly-once with it; the {@code audit} command builds on it.
+ */
+public final class ArchiveVerifier {
+
+    /** Offsets and file indexes are packed into one long while collecting: 2^20 files, 2^43 offsets. */
+    private static final int FILE_BITS = 20;
+    private static final long FILE_MASK = (1L << FILE_BITS) - 1;
+
+    private final PayloadFormats formats;
+    private final IncompleteUploads uploads;
+
+    public ArchiveVerifier(PayloadFormats formats, IncompleteUploads uploads) {
+        this.formats = formats;
+        this.uploads = uploads;
+    }
+
+    public VerificationReport verify(String root) throws IOException {
+        ArchiveListing listing = ArchiveScanner.scan(root);
+        ArchiveFileReader reader = new ArchiveFileReader(formats);
+        Map<String, Collector> collectors = new TreeMap<>();
+        for (ArchiveFile file : listing.committed()) {
+            Collector c = collectors.computeIfAbsent(
+                    VerificationReport.id(file.topic(), file.partition()), k -> new Collector(file.topic(), file.partition()));
+            int index = c.addFile(file);
+            reader.read(file.path(), r -> c.add(r.getOffset(), index));
+        }
+        Map<String, PartitionReport> partitions = new TreeMap<>();
+        collectors.forEach((id, c) -> partitions.put(id, c.report()));
+        return new VerificationReport(partitions, new ArrayList<>(listing.leftovers()), uploads.list(root));
+    }
+
+    /** Collects the offsets of one partition, then sorts them once. */
+    private static final class Collector {
+        private final String topic;
+        private final int partition;
+        private final List<String> files = new ArrayList<>();
+        private long bytes;
+        private long[] packed = new long[1024];
+        private int size;
+
+        Collector(String topic, int partition) {
+            this.topic = topic;
+            this.partition = partition;
+        }
+
+        int addFile(ArchiveFile file) {
+            if (files.size() > FILE_MASK) {
+                throw new IllegalStateException("More than " + FILE_MASK + " files in " + topic + "-" + partition);
+            }
+            files.add(file.path().toString());
+            bytes += file.size();
+            return files.size() - 1;
+        }
+
+        void add(long offset, int file) {
+            if (offset < 0 || offset >= (1L << (63 - FILE_BITS))) {
+                throw new IllegalStateException("Offset " + offset + " out of range in " + topic + "-" + partition);
+            }
+            if (size == packed.length) {
+                packed = Arrays.copyOf(packed, size * 2);
+            }
+            packed[size++] = (offset << FILE_BITS) | file;
+        }
+
+        PartitionReport report() {
+            long[] sorted = Arrays.copyOf(packed, size);
+            Arrays.sort(sorted);
+            long[] distinct = new long[size];
+            int n = 0;
+            Map<Long, List<String>> duplicates = PartitionReport.newDuplicates();
+            Map<Long, String> firstFile = new HashMap<>();
+            for (long p : sorted) {
+                long offset = p >>> FILE_BITS;
+                String file = files.get((int) (p & FILE_MASK));
+                if (n > 0 && distinct[n - 1] == offset) {
+                    duplicates.computeIfAbsent(offset, o -> new ArrayList<>(List.of(firstFile.get(o)))).add(file);
+                } else {
+                    distinct[n++] = offset;
+                    firstFile.clear();
+                    firstFile.put(offset, file);
+                }
+            }
+            return new PartitionReport(topic, partition, files, bytes, Arrays.copyOf(distinct, n), duplicates);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.archiver.audit;
+
+import org.apache.flink.configuration.Configuration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lists incomplete multipart uploads with the S3 API (Flink's filesystem cannot). Configured from the same
+ * {@code s3.*} keys as Flink's S3 filesystem: {@code s3.endpoint}, {@code s3.path.style.access},
+ * {@code s3.access-key}/{@code s3.secret-key} (else the default AWS credential chain), {@code s3.region}.
+ */
+public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseable {
+
+    private final S3Client client;
+
+    private S3IncompleteUploads(S3Client client) {
+        this.client = client;
+    }
+
+    /** The lister for {@code root}: the S3 API for s3:// roots, none for other filesystems. */
+    public static IncompleteUploads forRoot(String root, Configuration s3Settings) {
+        String scheme = URI.create(root).getScheme();
+        if (scheme != null && scheme.startsWith("s3")) {
+            return fromSettings(s3Settings);
+        }
+        return NONE;
+    }
+
+    public static S3IncompleteUploads fromSettings(Configuration s3) {
+        S3ClientBuilder builder = S3Client.builder().httpClient(UrlConnectionHttpClient.builder().build());
+        String endpoint = s3.getString("s3.endpoint", null);
+        if (endpoint != null) {
+            builder.endpointOverride(URI.create(endpoint));
+        }
+        builder.forcePathStyle(Boolean.parseBoolean(s3.getString("s3.path.style.access", "false")));
+        builder.region(Region.of(s3.getString("s3.region", "us-east-1")));
+        String accessKey = s3.getString("s3.access-key", null);
+        String secretKey = s3.getString("s3.secret-key", null);
+        builder.credentialsProvider(
+                accessKey != null && secretKey != null
+                        ? StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey))
+                        : DefaultCredentialsProvider.builder().build());
+        return new S3IncompleteUploads(builder.build());
+    }
+
+    @Override
+    public List<String> list(String root) throws IOException {
+        URI uri = URI.create(root);
+        String bucket = uri.getHost();
+        String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+        String prefix = path.isEmpty() || path.endsWith("/") ? path : path + "/";
+        List<String> out = new ArrayList<>();
+        try {
+            ListMultipartUploadsRequest request = ListMultipartUploadsRequest.builder().bucket(bucket).prefix(prefix).build();
+            while (true) {
+                ListMultipartUploadsResponse response = client.listMultipartUploads(request);
+                for (MultipartUpload upload : response.uploads()) {
+                    out.add("s3://" + bucket + "/" + upload.key() + " (upload " + upload.uploadId() + ")");
+                }
+                if (!Boolean.TRUE.equals(response.isTruncated())) {
+                    return out;
+                }
+                request = request.toBuilder()
+                        .keyMarker(response.nextKeyMarker())
+                        .uploadIdMarker(response.nextUploadIdMarker())
+                        .build();
+            }
+        } catch (S3Exception e) {
+            throw new IOException("Cannot list multipart uploads under " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,28 @@
+package io.archiver.exactlyonce;
+
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedStack;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.Map;
+
+/** Fault 2: the job is cancelled mid-stream, then a new job starts from the retained checkpoint. */
+@ExtendWith(SharedStack.class)
+class CancelAndRestoreITCase {
+
+    @Test
+    void newJobFromTheRetainedCheckpointContinuesExactlyOnce() throws Exception {
+        try (FaultScenario s = FaultScenario.start("cancel-restore", 20_000, 4_000, Map.of("parallelism", "2"))) {
+            s.awaitArchived(5_000);
+            s.cancel();
+            String checkpoint = s.latestRetainedCheckpoint();
+            s.resume(checkpoint, 2);
+            s.awaitArchived(12_000);
+            s.cancel();
+            s.resume(s.latestRetainedCheckpoint(), 1);
+            s.finish();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.archiver.exactlyonce;
+
+import io.archiver.testutils.FaultInjectingBlobStore;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedStack;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Fault 6: failures in the commit phase itself, after a checkpoint completed: CompleteMultipartUpload
+ * refused, and CompleteMultipartUpload carried out with its answer lost (the file is visible, the job
+ * believes the commit failed). Restoring from that checkpoint re-commits idempotently.
+ */
+@ExtendWith(SharedStack.class)
+class CommitFailureITCase {
+
+    private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
+
+    @AfterEach
+    void heal() {
+        faults.reset();
+    }
+
+    @Test
+    void refusedAndLostCommitAnswersAreRecommittedExactlyOnce() throws Exception {
+        int before = faults.injectedFaults();
+        try (FaultScenario s = FaultScenario.start("commit-failure", 20_000, 3_000, Map.of("parallelism", "2"))) {
+            s.awaitArchived(3_000);
+            faults.loseNextCompleteAnswers(3);
+            s.awaitArchived(9_000);
+            faults.refuseNextCompletes(3);
+            s.finish();
+        }
+        assertThat(faults.injectedFaults() - before).as("commit faults injected").isGreaterThanOrEqualTo(6);
+    }
+}

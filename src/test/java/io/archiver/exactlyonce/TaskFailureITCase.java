@@ -1,0 +1,29 @@
+package io.archiver.exactlyonce;
+
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedStack;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.Map;
+import java.util.Random;
+
+/** Fault 1: every TaskManager killed at several random points while records arrive; recovery from checkpoints. */
+@ExtendWith(SharedStack.class)
+class TaskFailureITCase {
+
+    @Test
+    void repeatedTaskFailuresAtRandomPointsLoseAndDuplicateNothing() throws Exception {
+        long seed = Long.getLong("faults.seed", System.nanoTime());
+        System.out.println("TaskFailureITCase seed " + seed + " (rerun with -Dfaults.seed=" + seed + ")");
+        Random random = new Random(seed);
+        try (FaultScenario s = FaultScenario.start("task-failures", 24_000, 3_000, Map.of("parallelism", "2"))) {
+            for (int failure = 0; failure < 3; failure++) {
+                s.awaitArchived(1 + random.nextInt(2_000) + failure * 4_000L);
+                SharedStack.get().killAndReplaceTaskManagers();
+            }
+            s.finish();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.archiver.testutils;
+
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.blobstore.S3Exceptions;
+import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Sits inside the S3 server and answers requests with errors on command, so clients meet the faults on the
+ * real HTTP path: an outage (every data request answered 500/503 for a while), or failures of the commit
+ * step (CompleteMultipartUpload refused, or carried out with its answer lost).
+ */
+public final class FaultInjectingBlobStore extends ForwardingBlobStore {
+
+    private final AtomicLong outageUntil = new AtomicLong();
+    private volatile int outageStatus = 503;
+    private final AtomicInteger refuseCompletes = new AtomicInteger();
+    private final AtomicInteger loseCompleteAnswers = new AtomicInteger();
+    private final AtomicInteger injected = new AtomicInteger();
+
+    public FaultInjectingBlobStore(BlobStore delegate) {
+        super(delegate);
+    }
+
+    /** Every data request is answered with {@code status} for {@code duration}. */
+    public void outage(int status, Duration duration) {
+        outageStatus = status;
+        outageUntil.set(System.currentTimeMillis() + duration.toMillis());
+    }
+
+    /** The next {@code n} CompleteMultipartUpload requests are refused with 503 before anything happens. */
+    public void refuseNextCompletes(int n) {
+        refuseCompletes.set(n);
+    }
+
+    /** The next {@code n} CompleteMultipartUpload requests are carried out, then answered with 500. */
+    public void loseNextCompleteAnswers(int n) {
+        loseCompleteAnswers.set(n);
+    }
+
+    public boolean inOutage() {
+        return System.currentTimeMillis() < outageUntil.get();
+    }
+
+    /** Errors answered so far. */
+    public int injectedFaults() {
+        return injected.get();
+    }
+
+    public void reset() {
+        outageUntil.set(0);
+        refuseCompletes.set(0);
+        loseCompleteAnswers.set(0);
+    }
+
+    private void maybeOutage() {
+        if (System.currentTimeMillis() < outageUntil.get()) {
+            injected.incrementAndGet();
+            throw S3Exceptions.fromStatusCode(outageStatus);
+        }
+    }
+
+    private static boolean take(AtomicInteger counter) {
+        return counter.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+
+    @Override
+    public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload mpu, CompleteMultipartUploadRequest request) {
+        maybeOutage();
+        if (take(refuseCompletes)) {
+            injected.incrementAndGet();
+            throw S3Exceptions.fromStatusCode(503);
+        }
+        CompleteMultipartUploadResponse response = super.completeMultipartUpload(mpu, request);
+        if (take(loseCompleteAnswers)) {
+            injected.incrementAndGet();
+            throw S3Exceptions.fromStatusCode(500);
+        }
+        return response;
+    }
+
+    @Override
+    public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
+        maybeOutage();
+        return super.putBlob(request, in);
+    }
+
+    @Override
+    public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
+        maybeOutage();
+        return super.initiateMultipartUpload(request);
+    }
+
+    @Override
+    public UploadPartResponse uploadMultipartPart(MultipartUpload mpu, UploadPartRequest request, InputStream in) {
+        maybeOutage();
+        return super.uploadMultipartPart(mpu, request, in);
+    }
+
+    @Override
+    public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
+        maybeOutage();
+        return super.getBlob(request);
+    }
+
+    @Override
+    public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
+        maybeOutage();
+        return super.blobMetadata(request);
+    }
+
+    @Override
+    public ListObjectsV2Response list(ListObjectsV2Request request) {
+        maybeOutage();
+        return super.list(request);
+    }
+
+    @Override
+    public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
+        maybeOutage();
+        return super.removeBlob(request);
+    }
+}

@@ -1,0 +1,142 @@
+package io.archiver.testutils;
+
+import io.archiver.audit.VerificationReport;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.archiver.testutils.ArchiveAssertions.archivedCount;
+
+/**
+ * One fault-injection run: a topic of {@value #PARTITIONS} partitions fed by a {@link ContinuousProducer}
+ * while the archiver runs, helpers to stop, cancel and resume the job, and {@link #finish()} which waits for
+ * the archive to catch up and proves, record by record, that Kafka's whole topic is archived exactly once.
+ */
+public final class FaultScenario implements AutoCloseable {
+
+    public static final int PARTITIONS = 4;
+    private static final Duration CATCH_UP = Duration.ofMinutes(3);
+
+    private final SharedStack stack = SharedStack.get();
+    private final String topic;
+    private final ArchiverConfig config;
+    private final PayloadFormats formats;
+    private final ContinuousProducer producer;
+    private JobClient job;
+
+    private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides) throws Exception {
+        this.topic = SharedStack.uniqueName(name);
+        stack.kafka().createTopic(topic, PARTITIONS);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("checkpoint.dir", "s3://" + SharedStack.BUCKET + "/checkpoints/" + topic);
+        settings.put("restart.attempts", "50");
+        settings.put("restart.delay", "500 ms");
+        settings.putAll(overrides);
+        this.config = ArchiverConfig.of(settings);
+        this.formats = PayloadFormats.of(config);
+        this.producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond);
+        this.job = launch(config);
+    }
+
+    /** Creates the topic, starts producing {@code records} at {@code perSecond} and starts the archiver. */
+    public static FaultScenario start(String name, int records, int perSecond, Map<String, String> overrides)
+            throws Exception {
+        return new FaultScenario(name, records, perSecond, overrides);
+    }
+
+    public ArchiverConfig config() {
+        return config;
+    }
+
+    public JobClient job() {
+        return job;
+    }
+
+    public ContinuousProducer producer() {
+        return producer;
+    }
+
+    public void awaitArchived(long atLeast) throws Exception {
+        Await.until(atLeast + " records archived", CATCH_UP, () -> archivedCount(config.sinkPath(), formats) >= atLeast);
+    }
+
+    public void awaitRunning() throws Exception {
+        Await.until("job running", Duration.ofMinutes(1), () -> job.getJobStatus().get() == JobStatus.RUNNING);
+    }
+
+    /** Stops the job with a savepoint and returns its path. */
+    public String stopWithSavepoint() throws Exception {
+        return job.stopWithSavepoint(false, "s3://" + SharedStack.BUCKET + "/savepoints/" + topic, SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+    }
+
+    /** Cancels the job; its latest checkpoint is retained. */
+    public void cancel() throws Exception {
+        job.cancel().get(1, TimeUnit.MINUTES);
+        Await.until("job cancelled", Duration.ofMinutes(1), () -> job.getJobStatus().get().isGloballyTerminalState());
+    }
+
+    /** The latest completed checkpoint the (cancelled) job left in its checkpoint folder. */
+    public String latestRetainedCheckpoint() throws Exception {
+        Path dir = new Path(config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
+        String latest = null;
+        long latestId = -1;
+        for (FileStatus status : dir.getFileSystem().listStatus(dir)) {
+            String name = status.getPath().getName();
+            if (name.startsWith("chk-") && dir.getFileSystem().exists(new Path(status.getPath(), "_metadata"))) {
+                long id = Long.parseLong(name.substring(4));
+                if (id > latestId) {
+                    latestId = id;
+                    latest = status.getPath().toString();
+                }
+            }
+        }
+        if (latest == null) {
+            throw new AssertionError("No completed checkpoint under " + dir);
+        }
+        return latest;
+    }
+
+    /** Starts a new job from a savepoint or retained checkpoint, with another parallelism if wanted. */
+    public void resume(String statePath, int parallelism) throws Exception {
+        job = launch(config.with(Map.of(
+                "flink.execution.state-recovery.path", statePath,
+                "parallelism", Integer.toString(parallelism))));
+    }
+
+    /**
+     * Waits until everything produced is archived, stops the job and asserts that every record Kafka holds
+     * is archived exactly once with its content, and nothing else.
+     */
+    public VerificationReport finish() throws Exception {
+        producer.awaitDone(CATCH_UP.toMillis());
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        awaitArchived(inKafka.size());
+        cancel();
+        return ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, inKafka);
+    }
+
+    private static JobClient launch(ArchiverConfig config) throws Exception {
+        return JobLauncher.environment(config).executeAsync(config.get(io.archiver.config.ArchiverOptions.JOB_NAME));
+    }
+
+    @Override
+    public void close() throws Exception {
+        producer.close();
+        if (!job.getJobStatus().get().isGloballyTerminalState()) {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.archiver.testutils;
+
+import io.archiver.record.ArchiveRecord;
+import io.archiver.source.ArchiveRecordDeserializer;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Reads a whole topic back from Kafka: the ground truth an archive is compared with. */
+public final class KafkaTopicReader {
+
+    private KafkaTopicReader() {}
+
+    public static List<ArchiveRecord> readAll(String bootstrap, String topic) {
+        Map<String, Object> props = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
+        ArchiveRecordDeserializer deserializer = new ArchiveRecordDeserializer();
+        List<ArchiveRecord> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .collect(Collectors.toList());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw new AssertionError("Could not read " + topic + " to its end within 2 minutes");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    deserializer.deserialize(r, new org.apache.flink.util.Collector<>() {
+                        @Override
+                        public void collect(ArchiveRecord record) {
+                            out.add(record);
+                        }
+
+                        @Override
+                        public void close() {}
+                    });
+                }
+            }
+        }
+        return out;
+    }
+}
