@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
@@ -44,6 +45,20 @@ public final class ArchiveFileReader {
         List<ArchiveRecord> out = new ArrayList<>();
         read(file, out::add);
         return out;
+    }
+
+    /** Number of records in a file: from the footer for Parquet, by reading for JSON Lines. */
+    public long count(Path file) throws IOException {
+        FileSystem fs = file.getFileSystem();
+        if (file.getName().endsWith(".parquet")) {
+            try (ParquetFileReader reader =
+                    ParquetFileReader.open(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen()))) {
+                return reader.getRecordCount();
+            }
+        }
+        long[] n = {0};
+        read(file, r -> n[0]++);
+        return n[0];
     }
 
     public void read(Path file, Consumer<ArchiveRecord> sink) throws IOException {

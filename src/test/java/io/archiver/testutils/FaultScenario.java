@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.testutils.ArchiveAssertions.archivedCount;
-
 /**
  * One fault-injection run: a topic of {@value #PARTITIONS} partitions fed by a {@link ContinuousProducer}
  * while the archiver runs, helpers to stop, cancel and resume the job, and {@link #finish()} which waits for
@@ -34,7 +32,9 @@ public final class FaultScenario implements AutoCloseable {
     private final ArchiverConfig config;
     private final PayloadFormats formats;
     private final ContinuousProducer producer;
+    private final ArchiveCounter counter;
     private JobClient job;
+    private int jobsStarted;
 
     private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides) throws Exception {
         this.topic = SharedStack.uniqueName(name);
@@ -46,6 +46,7 @@ public final class FaultScenario implements AutoCloseable {
         settings.putAll(overrides);
         this.config = ArchiverConfig.of(settings);
         this.formats = PayloadFormats.of(config);
+        this.counter = new ArchiveCounter(config.sinkPath(), formats);
         this.producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond);
         this.job = launch(config);
     }
@@ -69,7 +70,7 @@ public final class FaultScenario implements AutoCloseable {
     }
 
     public void awaitArchived(long atLeast) throws Exception {
-        Await.until(atLeast + " records archived", CATCH_UP, () -> archivedCount(config.sinkPath(), formats) >= atLeast);
+        Await.until(atLeast + " records archived", CATCH_UP, () -> counter.count() >= atLeast);
     }
 
     public void awaitRunning() throws Exception {
@@ -121,14 +122,31 @@ public final class FaultScenario implements AutoCloseable {
      * is archived exactly once with its content, and nothing else.
      */
     public VerificationReport finish() throws Exception {
-        producer.awaitDone(CATCH_UP.toMillis());
-        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
-        awaitArchived(inKafka.size());
-        cancel();
-        return ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, inKafka);
+        return ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, drain());
     }
 
-    private static JobClient launch(ArchiverConfig config) throws Exception {
+    /**
+     * Waits until the producer is done and the archive holds as many records as Kafka, stops the job and
+     * returns what Kafka holds (the ground truth).
+     */
+    public List<ArchiveRecord> drain() throws Exception {
+        producer.awaitDone(CATCH_UP.toMillis());
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        if (inKafka.size() < producer.sent()) {
+            throw new AssertionError("Kafka holds " + inKafka.size() + " records of " + topic + " but " + producer.sent() + " were acknowledged");
+        }
+        awaitArchived(inKafka.size());
+        cancel();
+        return inKafka;
+    }
+
+    /** Jobs started so far (the first one and every resume). */
+    public int jobsStarted() {
+        return jobsStarted;
+    }
+
+    private JobClient launch(ArchiverConfig config) throws Exception {
+        jobsStarted++;
         return JobLauncher.environment(config).executeAsync(config.get(io.archiver.config.ArchiverOptions.JOB_NAME));
     }
 

@@ -36,7 +36,7 @@ public final class KafkaTopicReader {
                     .collect(Collectors.toList());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
             Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (Instant.now().isAfter(deadline)) {
@@ -53,6 +53,10 @@ public final class KafkaTopicReader {
                         public void close() {}
                     });
                 }
+            }
+            long expected = end.values().stream().mapToLong(Long::longValue).sum();
+            if (out.size() != expected) {
+                throw new AssertionError("Read " + out.size() + " records of " + topic + ", its end offsets " + end + " say " + expected);
             }
         }
         return out;

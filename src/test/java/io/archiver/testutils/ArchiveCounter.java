@@ -1,0 +1,38 @@
+package io.archiver.testutils;
+
+import io.archiver.audit.ArchiveFile;
+import io.archiver.audit.ArchiveFileReader;
+import io.archiver.audit.ArchiveScanner;
+import io.archiver.record.PayloadFormats;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Counts the committed records of an archive as it grows. Committed files never change, so each file is
+ * counted once and later polls only list the folders and open the new files.
+ */
+public final class ArchiveCounter {
+
+    private final String root;
+    private final ArchiveFileReader reader;
+    private final Map<String, Long> counted = new HashMap<>();
+
+    public ArchiveCounter(String root, PayloadFormats formats) {
+        this.root = root;
+        this.reader = new ArchiveFileReader(formats);
+    }
+
+    public synchronized long count() throws Exception {
+        long total = 0;
+        for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
+            Long n = counted.get(file.path().toString());
+            if (n == null) {
+                n = reader.count(file.path());
+                counted.put(file.path().toString(), n);
+            }
+            total += n;
+        }
+        return total;
+    }
+}
