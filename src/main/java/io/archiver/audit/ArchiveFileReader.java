@@ -11,6 +11,9 @@ import org.apache.flink.core.fs.Path;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.io.InputFile;
@@ -59,6 +62,36 @@ public final class ArchiveFileReader {
         long[] n = {0};
         read(file, r -> n[0]++);
         return n[0];
+    }
+
+    /**
+     * The smallest and largest offset and the record count of a Parquet file, from its footer statistics
+     * alone ({@code {min, max, count}}), or null when the file is not Parquet or has no statistics.
+     */
+    public long[] offsetStatistics(Path file) throws IOException {
+        if (!file.getName().endsWith(".parquet")) {
+            return null;
+        }
+        FileSystem fs = file.getFileSystem();
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen()))) {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                for (ColumnChunkMetaData column : block.getColumns()) {
+                    if (column.getPath().toDotString().equals(OFFSET)) {
+                        Statistics<?> stats = column.getStatistics();
+                        if (stats == null || !stats.hasNonNullValue()) {
+                            return null;
+                        }
+                        min = Math.min(min, (Long) stats.genericGetMin());
+                        max = Math.max(max, (Long) stats.genericGetMax());
+                    }
+                }
+            }
+            long count = reader.getRecordCount();
+            return count == 0 ? null : new long[] {min, max, count};
+        }
     }
 
     public void read(Path file, Consumer<ArchiveRecord> sink) throws IOException {

@@ -7,9 +7,9 @@ import java.util.List;
 public final class ArchiveListing {
 
     private final List<ArchiveFile> committed;
-    private final List<String> leftovers;
+    private final List<ArchiveFile> leftovers;
 
-    ArchiveListing(List<ArchiveFile> committed, List<String> leftovers) {
+    ArchiveListing(List<ArchiveFile> committed, List<ArchiveFile> leftovers) {
         this.committed = Collections.unmodifiableList(committed);
         this.leftovers = Collections.unmodifiableList(leftovers);
     }
@@ -23,7 +23,7 @@ public final class ArchiveListing {
      * Hidden entries inside {@code topic=…/partition=…} folders: temporary objects of unfinished S3 uploads
      * ({@code _…_tmp_…}) or in-progress files of other filesystems ({@code .part-…inprogress…}).
      */
-    public List<String> leftovers() {
+    public List<ArchiveFile> leftovers() {
         return leftovers;
     }
 }

@@ -25,10 +25,10 @@ public final class ArchiveScanner {
         Path rootPath = new Path(root);
         FileSystem fs = rootPath.getFileSystem();
         List<ArchiveFile> committed = new ArrayList<>();
-        List<String> leftovers = new ArrayList<>();
+        List<ArchiveFile> leftovers = new ArrayList<>();
         walk(fs, rootPath, false, committed, leftovers);
         committed.sort(Comparator.comparing(f -> f.path().toString()));
-        leftovers.sort(Comparator.naturalOrder());
+        leftovers.sort(Comparator.comparing(f -> f.path().toString()));
         return new ArchiveListing(committed, leftovers);
     }
 
@@ -36,7 +36,7 @@ public final class ArchiveScanner {
         return scan(root).committed();
     }
 
-    private static void walk(FileSystem fs, Path dir, boolean inData, List<ArchiveFile> committed, List<String> leftovers)
+    private static void walk(FileSystem fs, Path dir, boolean inData, List<ArchiveFile> committed, List<ArchiveFile> leftovers)
             throws IOException {
         FileStatus[] entries;
         try {
@@ -54,13 +54,11 @@ public final class ArchiveScanner {
                 if (!hidden) {
                     walk(fs, entry.getPath(), inData || name.startsWith("topic="), committed, leftovers);
                 }
-            } else if (hidden) {
-                if (inData) {
-                    leftovers.add(entry.getPath().toString());
-                }
-            } else if (ArchiveLayout.isDataFile(name)) {
+            } else if (inData && (hidden || ArchiveLayout.isDataFile(name))) {
+                List<ArchiveFile> target = hidden ? leftovers : committed;
                 ArchiveLayout.partitionOf(entry.getPath().toUri().getPath())
-                        .ifPresent(tp -> committed.add(new ArchiveFile(entry.getPath(), entry.getLen(), tp.topic(), tp.partition())));
+                        .ifPresent(tp -> target.add(new ArchiveFile(
+                                entry.getPath(), entry.getLen(), tp.topic(), tp.partition(), entry.getModificationTime())));
             }
         }
     }

@@ -8,6 +8,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -58,18 +59,18 @@ public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseab
     }
 
     @Override
-    public List<String> list(String root) throws IOException {
+    public List<Upload> list(String root) throws IOException {
         URI uri = URI.create(root);
         String bucket = uri.getHost();
         String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
         String prefix = path.isEmpty() || path.endsWith("/") ? path : path + "/";
-        List<String> out = new ArrayList<>();
+        List<Upload> out = new ArrayList<>();
         try {
             ListMultipartUploadsRequest request = ListMultipartUploadsRequest.builder().bucket(bucket).prefix(prefix).build();
             while (true) {
                 ListMultipartUploadsResponse response = client.listMultipartUploads(request);
                 for (MultipartUpload upload : response.uploads()) {
-                    out.add("s3://" + bucket + "/" + upload.key() + " (upload " + upload.uploadId() + ")");
+                    out.add(new Upload(bucket, upload.key(), upload.uploadId(), upload.initiated()));
                 }
                 if (!Boolean.TRUE.equals(response.isTruncated())) {
                     return out;
@@ -81,6 +82,16 @@ public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseab
             }
         } catch (S3Exception e) {
             throw new IOException("Cannot list multipart uploads under " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void abort(Upload upload) throws IOException {
+        try {
+            client.abortMultipartUpload(AbortMultipartUploadRequest.builder()
+                    .bucket(upload.bucket()).key(upload.key()).uploadId(upload.uploadId()).build());
+        } catch (S3Exception e) {
+            throw new IOException("Cannot abort " + upload + ": " + e.getMessage(), e);
         }
     }
 

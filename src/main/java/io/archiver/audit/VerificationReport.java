@@ -14,10 +14,10 @@ import java.util.TreeMap;
 public final class VerificationReport {
 
     private final Map<String, PartitionReport> partitions;
-    private final List<String> uncommittedFiles;
-    private final List<String> incompleteUploads;
+    private final List<ArchiveFile> uncommittedFiles;
+    private final List<IncompleteUploads.Upload> incompleteUploads;
 
-    VerificationReport(Map<String, PartitionReport> partitions, List<String> uncommittedFiles, List<String> incompleteUploads) {
+    VerificationReport(Map<String, PartitionReport> partitions, List<ArchiveFile> uncommittedFiles, List<IncompleteUploads.Upload> incompleteUploads) {
         this.partitions = Collections.unmodifiableMap(partitions);
         this.uncommittedFiles = Collections.unmodifiableList(uncommittedFiles);
         this.incompleteUploads = Collections.unmodifiableList(incompleteUploads);
@@ -37,12 +37,12 @@ public final class VerificationReport {
     }
 
     /** Hidden leftovers in data folders: temporary objects of unfinished uploads, in-progress files. */
-    public List<String> uncommittedFiles() {
+    public List<ArchiveFile> uncommittedFiles() {
         return uncommittedFiles;
     }
 
     /** Keys of multipart uploads under the root that were started but never completed or aborted. */
-    public List<String> incompleteUploads() {
+    public List<IncompleteUploads.Upload> incompleteUploads() {
         return incompleteUploads;
     }
 

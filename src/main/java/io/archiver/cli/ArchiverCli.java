@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "kafka-s3-archiver 0.1.0",
         description = "Archives Kafka topics to S3 exactly once, on Apache Flink.",
-        subcommands = {RunCommand.class, LocalCommand.class, OptionsCommand.class})
+        subcommands = {RunCommand.class, LocalCommand.class, AuditCommand.class, CleanupCommand.class, OptionsCommand.class})
 public final class ArchiverCli {
 
     /** Exit code of a configuration or precondition error. */
@@ -31,7 +31,8 @@ public final class ArchiverCli {
         }
     }
 
-    static CommandLine commandLine() {
+    /** The command line of the archiver, for embedding and tests. */
+    public static CommandLine commandLine() {
         return new CommandLine(new ArchiverCli())
                 .setExecutionExceptionHandler(
                         (e, cmd, parseResult) -> {

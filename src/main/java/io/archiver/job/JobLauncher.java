@@ -24,7 +24,7 @@ public final class JobLauncher {
         Configuration conf = JobSettings.of(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         if (env instanceof LocalStreamEnvironment) {
-            initializeLocalFileSystems(conf);
+            initializeFileSystems(conf);
         }
         ArchiverJob.build(env, config);
         return env;
@@ -35,7 +35,11 @@ public final class JobLauncher {
         return env instanceof LocalStreamEnvironment;
     }
 
-    static void initializeLocalFileSystems(Configuration conf) {
+    /**
+     * Loads Flink's filesystems, plugins included, with {@code conf}: what a cluster does at start-up and a
+     * JVM that runs a job or reads an archive by itself must do too.
+     */
+    public static void initializeFileSystems(Configuration conf) {
         String pluginsDir = System.getenv("FLINK_PLUGINS_DIR");
         if (pluginsDir == null || !new File(pluginsDir).isDirectory()) {
             throw new IllegalStateException(

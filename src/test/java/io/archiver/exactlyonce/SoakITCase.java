@@ -47,7 +47,7 @@ class SoakITCase {
         long seed = Long.getLong("soak.seed", System.nanoTime());
         int records = Integer.getInteger("soak.records", 30_000);
         int faults = Integer.getInteger("soak.faults", 5);
-        int rate = Integer.getInteger("soak.rate", 5_000);
+        int rate = Integer.getInteger("soak.rate", 4_000);
         System.out.println("Soak seed " + seed + " (rerun with -Dsoak.seed=" + seed + ")");
         Random random = new Random(seed);
         Instant started = Instant.now();
@@ -56,11 +56,14 @@ class SoakITCase {
         int parallelism = 2;
         try (FaultScenario s = FaultScenario.start("soak", records, rate,
                 Map.of("parallelism", "2", "checkpoint.interval", "2 s", "sink.time-partitioning", "hour"))) {
+            long previous = 1;
             for (int i = 0; i < faults; i++) {
                 long target = (long) records * (i + 1) / (faults + 1) - random.nextInt(Math.max(1, records / (faults * 4)));
-                s.awaitArchived(Math.max(1, target));
+                s.awaitProduced(target);
+                s.awaitArchived(previous); // the job made progress since the last fault
+                previous = target;
                 Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
-                schedule.add(fault + " after " + target + " records");
+                schedule.add(fault + " at " + target + " produced");
                 injected.merge(fault, 1, Integer::sum);
                 switch (fault) {
                     case TASK_MANAGERS_KILLED:

@@ -12,10 +12,16 @@ public final class Await {
     private Await() {}
 
     public static void until(String what, Duration timeout, Callable<Boolean> condition) throws Exception {
+        until(what, timeout, condition, () -> "");
+    }
+
+    /** Like {@link #until(String, Duration, Callable)}; on timeout the message ends with {@code state}. */
+    public static void until(String what, Duration timeout, Callable<Boolean> condition, Callable<String> state)
+            throws Exception {
         Instant deadline = Instant.now().plus(timeout);
         while (!condition.call()) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + what + "; " + state.call());
             }
             Thread.sleep(POLL.toMillis());
         }

@@ -70,7 +70,17 @@ public final class FaultScenario implements AutoCloseable {
     }
 
     public void awaitArchived(long atLeast) throws Exception {
-        Await.until(atLeast + " records archived", CATCH_UP, () -> counter.count() >= atLeast);
+        Await.until(atLeast + " records archived", CATCH_UP, () -> counter.count() >= atLeast, this::progress);
+    }
+
+    /** Waits until the producer has handed {@code atLeast} records to Kafka. */
+    public void awaitProduced(long atLeast) throws Exception {
+        Await.until(atLeast + " records produced", CATCH_UP, () -> producer.sent() >= atLeast, this::progress);
+    }
+
+    private String progress() throws Exception {
+        return "archived " + counter.count() + ", produced " + producer.sent() + ", job " + job.getJobID() + " "
+                + job.getJobStatus().get(10, TimeUnit.SECONDS);
     }
 
     public void awaitRunning() throws Exception {

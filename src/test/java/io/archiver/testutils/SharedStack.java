@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * slots) shared by every ITCase of a test run: started by the first class that uses this extension,
  * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}.
  */
-public final class SharedStack implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
+public final class SharedStack implements BeforeAllCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     public static final String BUCKET = "archive-it";
     public static final int TASK_MANAGERS = 2;

@@ -1,0 +1,64 @@
+package io.archiver.audit;
+
+import java.util.List;
+
+/** The audit of a whole archive: per partition, plus what lies around uncommitted, and the verdict. */
+public final class AuditReport {
+
+    private final String archive;
+    private final boolean deep;
+    private final List<PartitionAudit> partitions;
+    private final List<String> leftovers;
+    private final List<String> staleUploads;
+    private final int recentUploads;
+
+    AuditReport(String archive, boolean deep, List<PartitionAudit> partitions, List<String> leftovers,
+            List<String> staleUploads, int recentUploads) {
+        this.archive = archive;
+        this.deep = deep;
+        this.partitions = partitions;
+        this.leftovers = leftovers;
+        this.staleUploads = staleUploads;
+        this.recentUploads = recentUploads;
+    }
+
+    public String getArchive() {
+        return archive;
+    }
+
+    public boolean isDeep() {
+        return deep;
+    }
+
+    public List<PartitionAudit> getPartitions() {
+        return partitions;
+    }
+
+    /** Hidden temporary objects inside data folders older than the orphan age. */
+    public List<String> getLeftovers() {
+        return leftovers;
+    }
+
+    /** Incomplete multipart uploads older than the orphan age: paid for, never visible. */
+    public List<String> getOrphanedUploads() {
+        return staleUploads;
+    }
+
+    /** Incomplete uploads and temporary objects younger than the orphan age: most likely a running job's in-progress files. */
+    public int getInProgressUploads() {
+        return recentUploads;
+    }
+
+    public long getMissingOffsets() {
+        return partitions.stream().mapToLong(p -> p.getMissingOffsets().size()).sum();
+    }
+
+    public long getDuplicatedOffsets() {
+        return partitions.stream().mapToLong(PartitionAudit::getDuplicatedOffsets).sum();
+    }
+
+    /** True when the archive can be trusted: no gap, no duplicate, no orphan. */
+    public boolean isClean() {
+        return getMissingOffsets() == 0 && getDuplicatedOffsets() == 0 && leftovers.isEmpty() && staleUploads.isEmpty();
+    }
+}

@@ -1,0 +1,30 @@
+package io.archiver.audit;
+
+/** What Kafka says about one partition at audit time. */
+public final class KafkaPartitionState {
+
+    private final long logStart;
+    private final long logEnd;
+    private final long groupOffset;
+
+    KafkaPartitionState(long logStart, long logEnd, long groupOffset) {
+        this.logStart = logStart;
+        this.logEnd = logEnd;
+        this.groupOffset = groupOffset;
+    }
+
+    /** First offset still in the log (earlier ones were deleted by retention). */
+    public long logStart() {
+        return logStart;
+    }
+
+    /** Offset the next produced record will get. */
+    public long logEnd() {
+        return logEnd;
+    }
+
+    /** The archiver group's committed offset, or -1 when it has none. */
+    public long groupOffset() {
+        return groupOffset;
+    }
+}

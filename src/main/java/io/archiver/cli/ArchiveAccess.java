@@ -1,0 +1,64 @@
+package io.archiver.cli;
+
+import io.archiver.audit.ArchiveVerifier;
+import io.archiver.audit.IncompleteUploads;
+import io.archiver.audit.KafkaInspector;
+import io.archiver.audit.S3IncompleteUploads;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+
+import java.util.Properties;
+
+import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
+
+/**
+ * What the commands that read an archive outside a job need: Flink's filesystems (with the cluster's
+ * settings from {@code FLINK_CONF_DIR} when set, then the {@code flink.*} options), the S3 API for
+ * multipart uploads, and a Kafka client.
+ */
+final class ArchiveAccess implements AutoCloseable {
+
+    private final ArchiverConfig config;
+    private final IncompleteUploads uploads;
+
+    ArchiveAccess(ArchiverConfig config) {
+        this.config = config;
+        Configuration flink = new Configuration();
+        String confDir = System.getenv("FLINK_CONF_DIR");
+        if (confDir != null) {
+            flink.addAll(GlobalConfiguration.loadConfiguration(confDir));
+        }
+        flink.addAll(config.flinkSettings());
+        JobLauncher.initializeFileSystems(flink);
+        this.uploads = S3IncompleteUploads.forRoot(config.sinkPath(), flink);
+    }
+
+    IncompleteUploads uploads() {
+        return uploads;
+    }
+
+    ArchiveVerifier verifier() {
+        return new ArchiveVerifier(PayloadFormats.of(config), uploads);
+    }
+
+    KafkaInspector kafka() {
+        Properties props = config.kafkaProperties();
+        props.setProperty("bootstrap.servers", config.get(KAFKA_BOOTSTRAP_SERVERS));
+        return new KafkaInspector(props);
+    }
+
+    @Override
+    public void close() {
+        if (uploads instanceof AutoCloseable) {
+            try {
+                ((AutoCloseable) uploads).close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.archiver.cli;
+
+import io.archiver.audit.ArchiveAuditor;
+import io.archiver.audit.AuditReport;
+import io.archiver.audit.KafkaInspector;
+import io.archiver.audit.PartitionAudit;
+import io.archiver.config.ArchiverConfig;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
+
+/**
+ * Compares the archive with Kafka and says whether it can be trusted. Exit code 0: clean; 1: findings
+ * (gaps, duplicates, orphans); 2: could not audit.
+ */
+@Command(name = "audit", mixinStandardHelpOptions = true,
+        description = "Compare the archive with Kafka: gaps, duplicates, orphaned uploads, lag. Exit 0 clean, 1 findings, 2 could not audit.")
+final class AuditCommand implements Callable<Integer> {
+
+    static final int FINDINGS = 1;
+    static final int CANNOT_AUDIT = 2;
+
+    @Option(names = "--json", description = "Print the report as JSON.")
+    boolean json;
+
+    @Option(names = "--deep", description = "Read every record (default: Parquet files that are dense by their footer are not read).")
+    boolean deep;
+
+    @Option(names = "--orphan-age", defaultValue = "PT1H",
+            description = "Incomplete uploads and temporary objects older than this are orphans; younger ones belong to a running job (default ${DEFAULT-VALUE}).")
+    Duration orphanAge;
+
+    @Mixin ConfigArgs config;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        AuditReport report;
+        try {
+            ArchiverConfig cfg = config.load(Map.of());
+            try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
+                List<String> topics = cfg.topics().isEmpty() ? kafka.topicsMatching(cfg.topicPattern().orElseThrow()) : cfg.topics();
+                report = new ArchiveAuditor(access.verifier(), kafka, orphanAge)
+                        .audit(cfg.sinkPath(), topics, cfg.get(KAFKA_GROUP_ID), deep);
+            }
+        } catch (Exception e) {
+            spec.commandLine().getErr().println("Could not audit: " + e.getMessage());
+            return CANNOT_AUDIT;
+        }
+        if (json) {
+            try {
+                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+            } catch (Exception e) {
+                spec.commandLine().getErr().println("Could not write JSON: " + e.getMessage());
+                return CANNOT_AUDIT;
+            }
+        } else {
+            printTable(out, report);
+        }
+        out.flush();
+        return report.isClean() ? 0 : FINDINGS;
+    }
+
+    static void printTable(PrintWriter out, AuditReport r) {
+        out.printf("Audit of %s (%s)%n%n", r.getArchive(),
+                r.isDeep() ? "deep: every record read" : "fast: dense Parquet files checked by their footer");
+        out.printf("%-28s %6s %10s %10s %10s %8s %6s %10s %10s %8s %10s%n",
+                "topic-partition", "files", "records", "first", "last", "missing", "dup", "log-start", "log-end", "lag", "group");
+        for (PartitionAudit p : r.getPartitions()) {
+            out.printf("%-28s %6d %10d %10d %10d %8d %6d %10d %10d %8d %10d%n",
+                    p.getTopic() + "-" + p.getPartition(), p.getFiles(), p.getRecords(), p.getFirstOffset(), p.getLastOffset(),
+                    p.getMissingOffsets().size(), p.getDuplicatedOffsets(), p.getLogStartOffset(), p.getLogEndOffset(),
+                    p.getLag(), p.getGroupOffset());
+        }
+        out.println();
+        for (PartitionAudit p : r.getPartitions()) {
+            if (!p.getMissingOffsets().isEmpty()) {
+                List<Long> m = p.getMissingOffsets();
+                out.printf("Missing from %s-%d: %s%n", p.getTopic(), p.getPartition(), m.size() > 20 ? m.subList(0, 20) + " ..." : m);
+            }
+        }
+        out.printf("Orphaned multipart uploads: %d%n", r.getOrphanedUploads().size());
+        r.getOrphanedUploads().forEach(u -> out.println("  " + u));
+        out.printf("Leftover temporary objects: %d%n", r.getLeftovers().size());
+        r.getLeftovers().forEach(f -> out.println("  " + f));
+        out.printf("In progress (younger than the orphan age): %d%n", r.getInProgressUploads());
+        if (r.isClean()) {
+            out.println("Verdict: CLEAN. Every record Kafka holds between the first and last archived offset of each"
+                    + " partition is archived exactly once, and nothing is left orphaned.");
+        } else {
+            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d orphaned uploads, %d leftover objects."
+                            + " Run `cleanup` for orphans; see README (Audit) for gaps and duplicates.%n",
+                    r.getMissingOffsets(), r.getDuplicatedOffsets(), r.getOrphanedUploads().size(), r.getLeftovers().size());
+        }
+    }
+}
