@@ -33,6 +33,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         KafkaClusterTestKit cluster =
                 new KafkaClusterTestKit.Builder(nodes.build())
                         .setConfigProp("auto.create.topics.enable", "false")
+                        // no time-based deletion: sample and test records may carry old timestamps, and
+                        // retention would silently move the log start past records not yet archived
+                        .setConfigProp("log.retention.ms", "-1")
                         .setConfigProp("group.initial.rebalance.delay.ms", "0")
                         .setConfigProp("offsets.topic.replication.factor", "1")
                         .setConfigProp("offsets.topic.num.partitions", "4")

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A real Flink 2.2 standalone session cluster on this machine, without Docker: JobManager and TaskManager as
+# separate JVMs built from Maven Central artifacts, with conf/flink/config.yaml (the same file
+# docker-compose.yml uses) and the S3 filesystem and Prometheus reporter plugins.
+#
+#   bin/session-cluster.sh start      # JobManager + 1 TaskManager, web UI on http://127.0.0.1:${REST_PORT:-8081}
+#   bin/session-cluster.sh submit -D kafka.bootstrap.servers=... -D kafka.topics=demo -D sink.path=s3://archive/demo
+#   bin/session-cluster.sh flink <any flink CLI arguments>     # e.g. list, stop --savepointPath s3://... <job-id>
+#   bin/session-cluster.sh stop
+#
+# Environment: REST_PORT (8081), S3_ENDPOINT (http://127.0.0.1:9000, the `local` command's S3 server),
+# S3_ACCESS_KEY, S3_SECRET_KEY, CHECKPOINT_DIR (s3://archive/_flink/checkpoints), WORK_DIR (target/session-cluster).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK_DIR=${WORK_DIR:-target/session-cluster}
+JAR=target/kafka-s3-archiver-0.1.0-SNAPSHOT.jar
+OPENS="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED"
+
+flink_cli() {
+  FLINK_CONF_DIR="$WORK_DIR/conf" FLINK_PLUGINS_DIR=target/plugins AWS_JAVA_V1_DISABLE_DEPRECATION_ANNOUNCEMENT=true \
+    java $OPENS -Dlog4j.configurationFile="$WORK_DIR/conf/log4j.properties" -Dlog.file="$WORK_DIR/log/client.log" \
+    -cp "target/flink/lib/*" org.apache.flink.client.cli.CliFrontend "$@"
+}
+
+case "${1:-}" in
+  start)
+    [ -f "$JAR" ] && [ -d target/plugins ] || mvn -q -B -DskipTests package
+    [ -d target/flink/lib ] || mvn -q -B -f conf/flink/pom.xml dependency:copy-dependencies -DoutputDirectory="$PWD/target/flink/lib"
+    mkdir -p "$WORK_DIR"
+    java -cp target/classes io.archiver.local.SessionClusterMain start "$WORK_DIR"
+    ;;
+  submit)
+    shift
+    flink_cli run -d "$JAR" run "$@"
+    ;;
+  flink)
+    shift
+    flink_cli "$@"
+    ;;
+  stop)
+    if [ -f "$WORK_DIR/pids" ]; then
+      xargs -r kill < "$WORK_DIR/pids" || true
+      rm -f "$WORK_DIR/pids"
+      echo "Flink session cluster stopped."
+    else
+      echo "No cluster running from $WORK_DIR."
+    fi
+    ;;
+  *)
+    sed -n '2,14p' "$0"
+    exit 2
+    ;;
+esac

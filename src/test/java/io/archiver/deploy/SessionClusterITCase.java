@@ -1,0 +1,148 @@
+package io.archiver.deploy;
+
+import io.archiver.local.SessionCluster;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.ContinuousProducer;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedStack;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shaded job jar on a real Flink standalone session cluster: JobManager and TaskManager as separate
+ * JVMs started from Maven artifacts, jobs submitted and stopped with Flink's CLI, a TaskManager killed with
+ * SIGKILL. Kafka and S3 are the shared test stack, reached over 127.0.0.1.
+ */
+@ExtendWith(SharedStack.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SessionClusterITCase {
+
+    private static final PayloadFormats FORMATS = PayloadFormats.BYTES;
+    private static SessionCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        SharedStack stack = SharedStack.get();
+        Map<String, String> settings = new LinkedHashMap<>();
+        stack.s3().flinkSettings().forEach(settings::put);
+        settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/cluster/checkpoints");
+        int prometheus = freePort();
+        settings.put("metrics.reporter.prom.port", prometheus + "-" + (prometheus + 10));
+        cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"), Path.of("target", "plugins"),
+                Files.createTempDirectory("session-cluster"), freePort(), settings);
+        cluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.stop();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void submittedJarArchivesEveryRecordAndSurvivesATaskManagerKill() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("cluster");
+        stack.kafka().createTopic(topic, 4);
+        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 4, 20_000, 2_000)) {
+            String jobId = cluster.submit(jar(), args(topic, root, 2));
+            try {
+                ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
+                Await.until("records archived by the cluster job", Duration.ofMinutes(2), () -> counter.count() >= 4_000);
+
+                cluster.killTaskManagers();
+                cluster.startTaskManager();
+                cluster.awaitTaskManagers(1, Duration.ofMinutes(2));
+
+                producer.awaitDone(Duration.ofMinutes(3).toMillis());
+                List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+                Await.until("all records archived after the TaskManager kill", Duration.ofMinutes(3),
+                        () -> counter.count() >= inKafka.size());
+                assertThat(cluster.jobStatus(jobId)).isEqualTo("RUNNING");
+                ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+            } finally {
+                cluster.cancel(jobId);
+            }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void upgradeFromSavepointAddsATopicAndChangesParallelismExactlyOnce() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("upgrade");
+        String added = SharedStack.uniqueName("upgrade-added");
+        stack.kafka().createTopic(topic, 4);
+        stack.kafka().createTopic(added, 2);
+        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 0, 3_000);
+        io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), added, 2, 0, 1_000);
+
+        String v1 = cluster.submit(jar(), args(topic, root, 1));
+        ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
+        Await.until("version 1 archived its topic", Duration.ofMinutes(2), () -> counter.count() >= 3_000);
+        io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 3_000, 2_000);
+        String savepoint = cluster.stopWithSavepoint(v1, "s3://" + SharedStack.BUCKET + "/cluster/savepoints");
+        io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 5_000, 2_000);
+
+        List<String> v2Args = new ArrayList<>(List.of(args(topic + "," + added, root, 2)));
+        v2Args.addAll(List.of("-D", "sink.roll.inactivity=30 s", "-D", "sink.time-partitioning=hour"));
+        String v2 = cluster.submitFrom(savepoint, jar(), v2Args.toArray(new String[0]));
+        List<ArchiveRecord> inKafka = new ArrayList<>(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+        inKafka.addAll(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), added));
+        Await.until("both topics archived after the upgrade", Duration.ofMinutes(3), () -> counter.count() >= inKafka.size());
+        cluster.stopWithSavepoint(v2, "s3://" + SharedStack.BUCKET + "/cluster/savepoints");
+        ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+    }
+
+    private static String[] args(String topics, String root, int parallelism) {
+        SharedStack stack = SharedStack.get();
+        return new String[] {
+            "run",
+            "-D", "kafka.bootstrap.servers=" + stack.kafka().bootstrapServers(),
+            "-D", "kafka.topics=" + topics,
+            "-D", "kafka.group.id=" + root.replaceAll("[^a-z0-9-]", "-"),
+            "-D", "sink.path=" + root,
+            "-D", "checkpoint.interval=1 s",
+            "-D", "parallelism=" + parallelism,
+            "-D", "restart.strategy=fixed-delay",
+            "-D", "restart.attempts=20",
+            "-D", "restart.delay=1 s",
+            "-D", "preflight.timeout=20 s"
+        };
+    }
+
+    private static Path jar() {
+        return Path.of(System.getProperty("archiver.shaded.jar"));
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
