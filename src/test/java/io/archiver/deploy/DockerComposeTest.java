@@ -51,9 +51,17 @@ class DockerComposeTest {
                 .contains("s3.secret-key: " + s3Env.get("S3PROXY_CREDENTIAL"))
                 .contains("s3.endpoint: http://s3:80");
         for (String flinkService : List.of("jobmanager", "taskmanager", "submit")) {
-            assertThat(String.valueOf(map(services.get(flinkService)).get("image")))
-                    .isEqualTo("flink:2.2.0-scala_2.12-java17");
+            Map<String, Object> service = map(services.get(flinkService));
+            assertThat(String.valueOf(service.get("image"))).isEqualTo("flink:2.2.0-scala_2.12-java17");
+            assertThat(String.valueOf(service.get("entrypoint")))
+                    .as("%s takes the shared Flink settings of conf/flink/config.yaml", flinkService)
+                    .contains("/opt/archiver/conf/flink/config.yaml >> /opt/flink/conf/config.yaml");
+            assertThat(String.valueOf(service.get("volumes"))).contains("./conf:/opt/archiver/conf:ro");
         }
+        assertThat(Files.readString(Path.of("conf", "flink", "config.yaml")))
+                .contains("metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        assertThat(String.valueOf(map(services.get("prometheus")).get("volumes"))).contains("./conf/prometheus.yml");
+        assertThat(Files.readString(Path.of("conf", "prometheus.yml"))).contains("jobmanager:9249", "taskmanager:9249");
 
         Map<String, Object> submit = map(services.get("submit"));
         String volumes = String.valueOf(submit.get("volumes"));
