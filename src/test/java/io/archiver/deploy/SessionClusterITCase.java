@@ -6,6 +6,7 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
+import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.ContinuousProducer;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.SharedStack;
@@ -92,6 +93,35 @@ class SessionClusterITCase {
 
     @Test
     @Order(2)
+    void jobManagerKillThenResubmitFromTheRetainedCheckpointIsExactlyOnce() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("jm-restart");
+        stack.kafka().createTopic(topic, 4);
+        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 4, 20_000, 2_000)) {
+            String jobId = cluster.submit(jar(), args(topic, root, 2));
+            ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
+            Await.until("records archived before the JobManager dies", Duration.ofMinutes(2), () -> counter.count() >= 4_000);
+
+            cluster.killJobManager();
+            cluster.startJobManager();
+            cluster.awaitTaskManagers(1, Duration.ofMinutes(2));
+            String checkpoint = Checkpoints.latest("s3://" + SharedStack.BUCKET + "/cluster/checkpoints/" + jobId);
+            String resumed = cluster.submitFrom(checkpoint, jar(), args(topic, root, 2));
+            try {
+                producer.awaitDone(Duration.ofMinutes(3).toMillis());
+                List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+                Await.until("all records archived after the JobManager restart", Duration.ofMinutes(3),
+                        () -> counter.count() >= inKafka.size());
+                ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+            } finally {
+                cluster.cancel(resumed);
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
     void upgradeFromSavepointAddsATopicAndChangesParallelismExactlyOnce() throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("upgrade");

@@ -3,11 +3,7 @@ package io.archiver.testutils;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,28 +28,14 @@ public final class ContinuousProducer implements AutoCloseable {
     }
 
     private void run(String bootstrap, String topic, int partitions, int total, int perSecond) {
-        Map<String, Object> props = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         int batch = Math.max(1, perSecond / 20);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(bootstrap)) {
             while (!stopped && sent.get() < total) {
                 long started = System.nanoTime();
                 for (int k = 0; k < batch && sent.get() < total; k++) {
                     int i = sent.getAndIncrement();
                     ArchiveRecord r = TestRecords.record(topic, i % partitions, i);
-                    ProducerRecord<byte[], byte[]> pr =
-                            new ProducerRecord<>(topic, r.getPartition(), r.getTimestamp(), r.getKey(), r.getValue());
-                    for (int h = 0; h < r.getHeaderKeys().length; h++) {
-                        pr.headers().add(r.getHeaderKeys()[h], r.getHeaderValues()[h]);
-                    }
-                    producer.send(pr, (md, e) -> {
+                    producer.send(TestRecords.toProducerRecord(r), (md, e) -> {
                         if (e != null) {
                             failure.compareAndSet(null, e);
                         }

@@ -9,8 +9,6 @@ import io.archiver.record.PayloadFormats;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.Path;
 
 import java.time.Duration;
 import java.util.List;
@@ -101,23 +99,7 @@ public final class FaultScenario implements AutoCloseable {
 
     /** The latest completed checkpoint the (cancelled) job left in its checkpoint folder. */
     public String latestRetainedCheckpoint() throws Exception {
-        Path dir = new Path(config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
-        String latest = null;
-        long latestId = -1;
-        for (FileStatus status : dir.getFileSystem().listStatus(dir)) {
-            String name = status.getPath().getName();
-            if (name.startsWith("chk-") && dir.getFileSystem().exists(new Path(status.getPath(), "_metadata"))) {
-                long id = Long.parseLong(name.substring(4));
-                if (id > latestId) {
-                    latestId = id;
-                    latest = status.getPath().toString();
-                }
-            }
-        }
-        if (latest == null) {
-            throw new AssertionError("No completed checkpoint under " + dir);
-        }
-        return latest;
+        return Checkpoints.latest(config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
     }
 
     /** Starts a new job from a savepoint or retained checkpoint, with another parallelism if wanted. */

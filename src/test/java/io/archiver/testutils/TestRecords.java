@@ -29,29 +29,13 @@ public final class TestRecords {
 
     public static List<ArchiveRecord> produce(String bootstrap, String topic, int partitions, int first, int count)
             throws Exception {
-        Map<String, Object> props =
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                        ProducerConfig.ACKS_CONFIG, "all",
-                        ProducerConfig.LINGER_MS_CONFIG, 5,
-                        // The embedded broker has been seen to reject idempotent batches (OutOfOrderSequence)
-                        // across producer instances; one request in flight keeps the order without it.
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
-                        ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
-                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         List<ArchiveRecord> sent = new ArrayList<>(count);
         List<Future<RecordMetadata>> acks = new ArrayList<>(count);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             for (int i = first; i < first + count; i++) {
                 ArchiveRecord r = record(topic, i % partitions, i);
-                ProducerRecord<byte[], byte[]> pr =
-                        new ProducerRecord<>(topic, r.getPartition(), r.getTimestamp(), r.getKey(), r.getValue());
-                for (int h = 0; h < r.getHeaderKeys().length; h++) {
-                    pr.headers().add(r.getHeaderKeys()[h], r.getHeaderValues()[h]);
-                }
                 sent.add(r);
-                acks.add(producer.send(pr));
+                acks.add(producer.send(toProducerRecord(r)));
             }
             producer.flush();
             for (int i = 0; i < count; i++) {
@@ -59,6 +43,28 @@ public final class TestRecords {
             }
         }
         return sent;
+    }
+
+    /** An idempotent producer of byte arrays that waits for every replica and retries for up to 5 minutes. */
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+    }
+
+    /** The Kafka record that carries an envelope's partition, timestamp, key, value and headers. */
+    static ProducerRecord<byte[], byte[]> toProducerRecord(ArchiveRecord r) {
+        ProducerRecord<byte[], byte[]> pr =
+                new ProducerRecord<>(r.getTopic(), r.getPartition(), r.getTimestamp(), r.getKey(), r.getValue());
+        for (int h = 0; h < r.getHeaderKeys().length; h++) {
+            pr.headers().add(r.getHeaderKeys()[h], r.getHeaderValues()[h]);
+        }
+        return pr;
     }
 
     static ArchiveRecord record(String topic, int partition, int i) {
