@@ -91,15 +91,20 @@ public final class FaultScenario implements AutoCloseable {
                 .get(2, TimeUnit.MINUTES);
     }
 
-    /** Cancels the job; its latest checkpoint is retained. */
+    /** Cancels the job once it has completed a checkpoint; its latest checkpoint is retained. */
     public void cancel() throws Exception {
+        Checkpoints.latest(jobCheckpointDir());
         job.cancel().get(1, TimeUnit.MINUTES);
         Await.until("job cancelled", Duration.ofMinutes(1), () -> job.getJobStatus().get().isGloballyTerminalState());
     }
 
     /** The latest completed checkpoint the (cancelled) job left in its checkpoint folder. */
     public String latestRetainedCheckpoint() throws Exception {
-        return Checkpoints.latest(config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
+        return Checkpoints.latest(jobCheckpointDir());
+    }
+
+    private String jobCheckpointDir() {
+        return config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID();
     }
 
     /** Starts a new job from a savepoint or retained checkpoint, with another parallelism if wanted. */

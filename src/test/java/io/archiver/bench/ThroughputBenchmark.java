@@ -1,0 +1,258 @@
+package io.archiver.bench;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.local.EmbeddedKafka;
+import io.archiver.local.EmbeddedS3;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SimpleStringEncoder;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.plugin.PluginUtils;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Throughput of the archiver against its limit and its peer, measured side by side in one run on the local
+ * stack: 1 KiB records with keys and headers, pre-loaded over 8 partitions.
+ * <ul>
+ *   <li>limit (a): a plain Kafka consumer reading the topic; limit (b): parallel multipart uploads of the same
+ *       number of bytes to the S3 server; the slower one binds;</li>
+ *   <li>peer: the plain Flink job a user would write (KafkaSource of strings → FileSink row format);</li>
+ *   <li>the archiver: JSON Lines (none, gzip) and Parquet (snappy, zstd), full envelope.</li>
+ * </ul>
+ * Every Flink variant is bounded at the topic's end, parallelism 2, checkpoints every 5 s, MiniCluster start
+ * included. One warm-up round is discarded; each figure is the median of the measured rounds with min and max.
+ * Writes {@code target/bench/throughput.md}, {@code .csv} and {@code .png}.
+ *
+ * <p>{@code mvn -q -DskipTests package exec:exec@bench [-Dbench.records=2000000 -Dbench.rounds=3]}
+ */
+public final class ThroughputBenchmark {
+
+    private static final int PARTITIONS = 8;
+    private static final int VALUE_BYTES = 1024;
+    private static final String TOPIC = "bench";
+
+    private final EmbeddedKafka kafka;
+    private final EmbeddedS3 s3;
+    private final long records;
+    private final long inputBytes;
+
+    private ThroughputBenchmark(EmbeddedKafka kafka, EmbeddedS3 s3, long records, long inputBytes) {
+        this.kafka = kafka;
+        this.s3 = s3;
+        this.records = records;
+        this.inputBytes = inputBytes;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int records = Integer.getInteger("bench.records", 2_000_000);
+        int rounds = Integer.getInteger("bench.rounds", 3);
+        java.nio.file.Path work = Files.createTempDirectory("bench");
+        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
+                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
+            s3.createBucket("bench");
+            Configuration fs = new Configuration();
+            s3.flinkSettings().forEach(fs::setString);
+            FileSystem.initialize(fs, PluginUtils.createPluginManagerFromRootFolder(fs));
+            kafka.createTopic(TOPIC, PARTITIONS);
+            long bytes = preload(kafka.bootstrapServers(), records);
+            ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);
+            new BenchmarkReport(records, bytes, rounds).write(bench.run(rounds));
+        }
+        System.exit(0);
+    }
+
+    private Map<String, List<Double>> run(int rounds) throws Exception {
+        Map<String, Measurement> variants = new LinkedHashMap<>();
+        variants.put("limit (a): Kafka consumer", this::consume);
+        variants.put("limit (b): S3 multipart ingest", this::s3Ingest);
+        variants.put("peer: plain Flink job", this::plainJob);
+        variants.put("archiver jsonl", n -> archiver(n, Map.of("sink.format", "jsonl")));
+        variants.put("archiver jsonl gzip", n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip")));
+        variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
+        variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
+        Map<String, List<Double>> seconds = new LinkedHashMap<>();
+        for (int round = 0; round <= rounds; round++) {
+            for (Map.Entry<String, Measurement> v : variants.entrySet()) {
+                String run = v.getKey().replaceAll("[^a-z0-9]+", "-") + "-" + round;
+                long start = System.nanoTime();
+                v.getValue().run(run);
+                double s = (System.nanoTime() - start) / 1e9;
+                System.out.printf("round %d %-32s %7.2f s%n", round, v.getKey(), s);
+                if (round > 0) {
+                    seconds.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(s);
+                }
+            }
+        }
+        return seconds;
+    }
+
+    private interface Measurement {
+        void run(String name) throws Exception;
+    }
+
+    private static long preload(String bootstrap, int records) throws Exception {
+        Map<String, Object> props = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "1",
+                ProducerConfig.LINGER_MS_CONFIG, 20,
+                ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        Random random = new Random(42);
+        long bytes = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            for (int i = 0; i < records; i++) {
+                byte[] value = new byte[VALUE_BYTES];
+                for (int b = 0; b < VALUE_BYTES; b++) {
+                    value[b] = (byte) ('a' + random.nextInt(26));
+                }
+                byte[] key = ("key-" + (i % 10_000)).getBytes(StandardCharsets.UTF_8);
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(TOPIC, i % PARTITIONS, key, value);
+                r.headers().add("source", "bench".getBytes(StandardCharsets.UTF_8));
+                r.headers().add("seq", Integer.toString(i).getBytes(StandardCharsets.UTF_8));
+                producer.send(r);
+                bytes += key.length + value.length;
+            }
+            producer.flush();
+        }
+        return bytes;
+    }
+
+    private void consume(String name) {
+        Map<String, Object> props = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000,
+                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024,
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                tps.add(new TopicPartition(TOPIC, p));
+            }
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            long seen = 0;
+            while (seen < records) {
+                seen += consumer.poll(Duration.ofSeconds(1)).count();
+            }
+        }
+    }
+
+    private void s3Ingest(String name) throws Exception {
+        int parts = 16;
+        long partSize = inputBytes / parts + 1;
+        byte[] part = new byte[(int) Math.min(partSize, Integer.MAX_VALUE - 16)];
+        Arrays.fill(part, (byte) 'x');
+        try (S3Client client = S3Client.builder()
+                .httpClient(UrlConnectionHttpClient.builder().build())
+                .endpointOverride(s3.endpoint()).forcePathStyle(true).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(EmbeddedS3.ACCESS_KEY, EmbeddedS3.SECRET_KEY)))
+                .build()) {
+            String key = "ingest/" + name;
+            String upload = client.createMultipartUpload(b -> b.bucket("bench").key(key)).uploadId();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<CompletedPart>> done = new ArrayList<>();
+            for (int i = 1; i <= parts; i++) {
+                int number = i;
+                done.add(pool.submit(() -> CompletedPart.builder().partNumber(number).eTag(
+                        client.uploadPart(b -> b.bucket("bench").key(key).uploadId(upload).partNumber(number),
+                                RequestBody.fromBytes(part)).eTag()).build()));
+            }
+            List<CompletedPart> completed = new ArrayList<>();
+            for (Future<CompletedPart> f : done) {
+                completed.add(f.get());
+            }
+            pool.shutdown();
+            client.completeMultipartUpload(CompleteMultipartUploadRequest.builder().bucket("bench").key(key).uploadId(upload)
+                    .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build()).build());
+            client.deleteObject(b -> b.bucket("bench").key(key));
+        }
+    }
+
+    private void plainJob(String name) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(5));
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, 2);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        KafkaSource<String> source = KafkaSource.<String>builder()
+                .setBootstrapServers(kafka.bootstrapServers())
+                .setTopics(TOPIC)
+                .setGroupId(name)
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setBounded(OffsetsInitializer.latest())
+                .setValueOnlyDeserializer(new SimpleStringSchema())
+                .build();
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "source").uid("source")
+                .sinkTo(FileSink.forRowFormat(new Path("s3://bench/" + name), new SimpleStringEncoder<String>())
+                        .withRollingPolicy(OnCheckpointRollingPolicy.build()).build())
+                .uid("sink");
+        env.execute(name);
+        delete(name);
+    }
+
+    private void archiver(String name, Map<String, String> format) throws Exception {
+        Map<String, String> settings = new LinkedHashMap<>(format);
+        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        settings.put("kafka.topics", TOPIC);
+        settings.put("kafka.group.id", name);
+        settings.put("sink.path", "s3://bench/" + name);
+        settings.put("mode", "batch");
+        settings.put("parallelism", "2");
+        settings.put("restart.strategy", "none");
+        // the same runtime as the peer: streaming with checkpoints every 5 s, bounded at the log end
+        settings.put("flink.execution.runtime-mode", "STREAMING");
+        settings.put("flink.execution.checkpointing.interval", "5 s");
+        s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
+        JobLauncher.environment(ArchiverConfig.of(settings)).execute(name);
+        delete(name);
+    }
+
+    private static void delete(String name) throws Exception {
+        Path root = new Path("s3://bench/" + name);
+        root.getFileSystem().delete(root, true);
+    }
+}
