@@ -54,6 +54,10 @@ public final class VerificationReport {
         return partitions.values().stream().mapToLong(p -> p.files().size()).sum();
     }
 
+    public long bytes() {
+        return partitions.values().stream().mapToLong(PartitionReport::bytes).sum();
+    }
+
     public long duplicatedOffsets() {
         return partitions.values().stream().mapToLong(p -> p.duplicates().size()).sum();
     }

@@ -1,7 +1,9 @@
 package io.archiver.cli;
 
-import io.archiver.audit.ArchiveSummary;
-import io.archiver.audit.PartitionSummary;
+import io.archiver.audit.ArchiveVerifier;
+import io.archiver.audit.IncompleteUploads;
+import io.archiver.audit.PartitionReport;
+import io.archiver.audit.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.LocalStack;
@@ -79,7 +81,7 @@ final class LocalCommand implements java.util.concurrent.Callable<Integer> {
             job = JobLauncher.environment(cfg).executeAsync(cfg.get(JOB_NAME));
             out.printf("Archiver job %s running; Flink web UI at http://localhost:%d%n", job.getJobID(), uiPort);
             out.flush();
-            ArchiveSummary summary = awaitArchived(cfg, job, Instant.now().plus(timeout));
+            VerificationReport summary = awaitArchived(cfg, job, Instant.now().plus(timeout));
             print(out, cfg, stack, summary, Duration.between(started, Instant.now()));
             if (summary.records() != records) {
                 out.printf("Only %d of %d records were archived within %s.%n", summary.records(), records, timeout);
@@ -99,26 +101,27 @@ final class LocalCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     /** Polls the archive until every sample record is there, the job ends or the deadline passes. */
-    private ArchiveSummary awaitArchived(ArchiverConfig cfg, JobClient job, Instant deadline) throws Exception {
-        ArchiveSummary summary = ArchiveSummary.read(cfg.sinkPath(), PayloadFormats.of(cfg));
+    private VerificationReport awaitArchived(ArchiverConfig cfg, JobClient job, Instant deadline) throws Exception {
+        ArchiveVerifier verifier = new ArchiveVerifier(PayloadFormats.of(cfg), IncompleteUploads.NONE);
+        VerificationReport summary = verifier.verify(cfg.sinkPath(), false);
         while (summary.records() < records && Instant.now().isBefore(deadline)) {
             if (job.getJobStatus().get().isGloballyTerminalState()) {
                 job.getJobExecutionResult().get();
                 throw new IllegalStateException("The archiver job ended before every record was archived.");
             }
             TimeUnit.MILLISECONDS.sleep(500);
-            summary = ArchiveSummary.read(cfg.sinkPath(), PayloadFormats.of(cfg));
+            summary = verifier.verify(cfg.sinkPath(), false);
         }
         return summary;
     }
 
-    private static void print(PrintWriter out, ArchiverConfig cfg, LocalStack stack, ArchiveSummary s, Duration took) {
+    private static void print(PrintWriter out, ArchiverConfig cfg, LocalStack stack, VerificationReport s, Duration took) {
         out.printf("%nArchived %d records in %d files (%d bytes) under %s in %.1f s:%n",
                 s.records(), s.files(), s.bytes(), cfg.sinkPath(), took.toMillis() / 1000.0);
         out.printf("  %-24s %6s %8s %12s %12s%n", "topic-partition", "files", "records", "first offset", "last offset");
-        for (PartitionSummary p : s.partitions()) {
+        for (PartitionReport p : s.partitions().values()) {
             out.printf("  %-24s %6d %8d %12d %12d%n",
-                    p.topic() + "-" + p.partition(), p.files(), p.records(), p.minOffset(), p.maxOffset());
+                    p.topic() + "-" + p.partition(), p.files().size(), p.records(), p.firstOffset(), p.lastOffset());
         }
         out.printf("Files on disk: %s%n", stack.s3().dataDir().resolve(LocalStack.BUCKET));
         out.flush();
