@@ -79,12 +79,8 @@ class SessionClusterITCase {
                 cluster.startTaskManager();
                 cluster.awaitTaskManagers(1, Duration.ofMinutes(2));
 
-                producer.awaitDone(Duration.ofMinutes(3).toMillis());
-                List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
-                Await.until("all records archived after the TaskManager kill", Duration.ofMinutes(3),
-                        () -> counter.count() >= inKafka.size());
+                assertEverythingArchivedOnce(producer, topic, root, counter);
                 assertThat(cluster.jobStatus(jobId)).isEqualTo("RUNNING");
-                ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
             } finally {
                 cluster.cancel(jobId);
             }
@@ -109,11 +105,7 @@ class SessionClusterITCase {
             String checkpoint = Checkpoints.latest("s3://" + SharedStack.BUCKET + "/cluster/checkpoints/" + jobId);
             String resumed = cluster.submitFrom(checkpoint, jar(), args(topic, root, 2));
             try {
-                producer.awaitDone(Duration.ofMinutes(3).toMillis());
-                List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
-                Await.until("all records archived after the JobManager restart", Duration.ofMinutes(3),
-                        () -> counter.count() >= inKafka.size());
-                ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+                assertEverythingArchivedOnce(producer, topic, root, counter);
             } finally {
                 cluster.cancel(resumed);
             }
@@ -146,6 +138,15 @@ class SessionClusterITCase {
         inKafka.addAll(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), added));
         Await.until("both topics archived after the upgrade", Duration.ofMinutes(3), () -> counter.count() >= inKafka.size());
         cluster.stopWithSavepoint(v2, "s3://" + SharedStack.BUCKET + "/cluster/savepoints");
+        ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+    }
+
+    /** Waits for the producer and for the archive to catch up, then checks it record by record. */
+    private static void assertEverythingArchivedOnce(ContinuousProducer producer, String topic, String root, ArchiveCounter counter)
+            throws Exception {
+        producer.awaitDone(Duration.ofMinutes(3).toMillis());
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic);
+        Await.until("all records of " + topic + " archived", Duration.ofMinutes(3), () -> counter.count() >= inKafka.size());
         ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
     }
 
