@@ -30,7 +30,9 @@ public final class ArchiveAuditor {
     /** Audits the archive under {@code root} of {@code topics}, as archived by consumer group {@code groupId}. */
     public AuditReport audit(String root, List<String> topics, String groupId, boolean deep) throws Exception {
         VerificationReport archive = verifier.verify(root, deep);
-        List<TopicPartition> partitions = new ArrayList<>(kafka.partitions(topics));
+        List<TopicPartition> known = kafka.partitions(topics);
+        Map<TopicPartition, KafkaPartitionState> state = kafka.state(known, groupId);
+        List<TopicPartition> partitions = new ArrayList<>(known);
         for (PartitionReport p : archive.partitions().values()) {
             TopicPartition tp = new TopicPartition(p.topic(), p.partition());
             if (!partitions.contains(tp)) {
@@ -38,8 +40,6 @@ public final class ArchiveAuditor {
             }
         }
         partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparing(TopicPartition::partition));
-        List<TopicPartition> known = new ArrayList<>(kafka.partitions(topics));
-        Map<TopicPartition, KafkaPartitionState> state = kafka.state(known, groupId);
         List<PartitionAudit> audits = new ArrayList<>();
         for (TopicPartition tp : partitions) {
             PartitionReport p = archive.partition(tp.topic(), tp.partition());

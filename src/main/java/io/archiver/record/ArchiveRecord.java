@@ -126,10 +126,6 @@ public class ArchiveRecord {
         this.headerValues = headerValues;
     }
 
-    public int headerCount() {
-        return headerKeys.length;
-    }
-
     @Override
     public boolean equals(Object o) {
         if (this == o) {

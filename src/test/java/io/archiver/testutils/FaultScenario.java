@@ -6,7 +6,6 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 
@@ -59,14 +58,6 @@ public final class FaultScenario implements AutoCloseable {
         return config;
     }
 
-    public JobClient job() {
-        return job;
-    }
-
-    public ContinuousProducer producer() {
-        return producer;
-    }
-
     public void awaitArchived(long atLeast) throws Exception {
         Await.until(atLeast + " records archived", CATCH_UP, () -> counter.count() >= atLeast, this::progress);
     }
@@ -79,10 +70,6 @@ public final class FaultScenario implements AutoCloseable {
     private String progress() throws Exception {
         return "archived " + counter.count() + ", produced " + producer.sent() + ", job " + job.getJobID() + " "
                 + job.getJobStatus().get(10, TimeUnit.SECONDS);
-    }
-
-    public void awaitRunning() throws Exception {
-        Await.until("job running", Duration.ofMinutes(1), () -> job.getJobStatus().get() == JobStatus.RUNNING);
     }
 
     /** Stops the job with a savepoint and returns its path. */
