@@ -103,6 +103,16 @@ public final class ArchiverOptions {
                             "Batch mode only: where to stop. latest (the log end when the job starts) | timestamp:<epoch-ms> | "
                                     + "offsets:<topic>:<partition>=<offset>[,...] (exclusive; partitions not listed stop at latest).");
 
+    public static final ConfigOption<Boolean> RESUME_FROM_ARCHIVE =
+            key("resume.from-archive")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "When the job starts without checkpoint or savepoint, resume every partition right after the last offset committed to the archive "
+                                    + "(read from the position records under <sink.path>/_archiver/positions); partitions with nothing archived start at kafka.start. "
+                                    + "Records below a partition's archive position are also skipped when a partition is discovered later. "
+                                    + "false: always start at kafka.start (the archive may then get duplicates).");
+
     public static final ConfigOption<Duration> KAFKA_PARTITION_DISCOVERY_INTERVAL =
             key("kafka.partition-discovery.interval")
                     .durationType()
@@ -278,6 +288,7 @@ public final class ArchiverOptions {
                     KAFKA_START,
                     KAFKA_START_COMMITTED_FALLBACK,
                     KAFKA_STOP,
+                    RESUME_FROM_ARCHIVE,
                     KAFKA_PARTITION_DISCOVERY_INTERVAL,
                     RECORD_KEY_FORMAT,
                     RECORD_VALUE_FORMAT,

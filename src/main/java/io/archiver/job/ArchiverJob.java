@@ -2,6 +2,8 @@ package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
+import io.archiver.position.ArchivedOffsetFilter;
+import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.sink.ArchiveSinkFactory;
@@ -9,19 +11,22 @@ import io.archiver.sink.RecordValidator;
 import io.archiver.source.KafkaSourceFactory;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import static io.archiver.config.ArchiverOptions.ERRORS_POLICY;
+import static io.archiver.config.ArchiverOptions.RESUME_FROM_ARCHIVE;
 
 /**
- * The archiver's dataflow: Kafka source → record validator → two-phase-commit file sink (and, with
+ * The archiver's dataflow: Kafka source → archived-offset filter → record validator → archive sink (and, with
  * {@code errors.policy=dead-letter}, a dead-letter file sink). Every operator has a stable uid: savepoints
  * map state to operators by uid, so these strings are part of the upgrade contract and must never change.
  */
 public final class ArchiverJob {
 
     public static final String SOURCE_UID = "kafka-source";
+    public static final String ARCHIVED_FILTER_UID = "archived-offset-filter";
     public static final String VALIDATOR_UID = "record-validator";
     public static final String SINK_UID = "archive-sink";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
@@ -30,11 +35,17 @@ public final class ArchiverJob {
 
     /** Adds the archiver's operators to {@code env}. */
     public static void build(StreamExecutionEnvironment env, ArchiverConfig config) {
-        SingleOutputStreamOperator<ArchiveRecord> valid =
+        DataStream<ArchiveRecord> records =
                 env.fromSource(KafkaSourceFactory.create(config), WatermarkStrategy.noWatermarks(), "Kafka source")
                         .uid(SOURCE_UID)
-                        .name("Kafka source")
-                        .process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY)))
+                        .name("Kafka source");
+        if (config.get(RESUME_FROM_ARCHIVE)) {
+            records = records.filter(new ArchivedOffsetFilter(new PositionStore(config.sinkPath())))
+                    .uid(ARCHIVED_FILTER_UID)
+                    .name("Skip archived offsets");
+        }
+        SingleOutputStreamOperator<ArchiveRecord> valid =
+                records.process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY)))
                         .uid(VALIDATOR_UID)
                         .name("Record validator");
         valid.sinkTo(ArchiveSinkFactory.archive(config)).uid(SINK_UID).name("Archive sink");

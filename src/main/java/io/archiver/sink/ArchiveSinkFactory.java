@@ -4,6 +4,7 @@ import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.TimePartitioning;
+import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -24,8 +25,8 @@ public final class ArchiveSinkFactory {
 
     private ArchiveSinkFactory() {}
 
-    /** The archive sink under {@code sink.path}. */
-    public static FileSink<ArchiveRecord> archive(ArchiverConfig config) {
+    /** The archive sink under {@code sink.path}, keeping the archive's position records. */
+    public static ArchiveSink archive(ArchiverConfig config) {
         ArchiveFormat format = config.get(SINK_FORMAT);
         JsonCompression jsonCompression = config.get(SINK_JSONL_COMPRESSION);
         PayloadFormats formats = PayloadFormats.of(config);
@@ -38,9 +39,11 @@ public final class ArchiveSinkFactory {
                                         config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
                                         (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
                         : new JsonLinesWriterFactory(formats, jsonCompression == JsonCompression.GZIP);
-        return build(
-                config, config.sinkPath(), writer, config.get(SINK_TIME_PARTITIONING),
-                ArchiveLayout.suffix(format, jsonCompression));
+        TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
+        StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time);
+        FileSink<ArchiveRecord> files =
+                build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression));
+        return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()));
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

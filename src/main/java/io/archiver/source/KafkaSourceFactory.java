@@ -2,23 +2,28 @@ package io.archiver.source;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
+import io.archiver.position.ArchiveOffsetsInitializer;
+import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSourceOptions;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 import java.util.Properties;
 
 import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
 import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
 import static io.archiver.config.ArchiverOptions.KAFKA_PARTITION_DISCOVERY_INTERVAL;
+import static io.archiver.config.ArchiverOptions.KAFKA_START;
 import static io.archiver.config.ArchiverOptions.MODE;
+import static io.archiver.config.ArchiverOptions.RESUME_FROM_ARCHIVE;
 
 /**
  * Builds the {@link KafkaSource} of the archiver from its configuration. The read position lives in
- * Flink's checkpoints; offsets are also committed to the consumer group on every completed checkpoint, for
- * lag monitoring only.
+ * Flink's checkpoints; without them the job resumes from the archive's own position records. Offsets are
+ * also committed to the consumer group on every completed checkpoint, for lag monitoring only.
  */
 public final class KafkaSourceFactory {
 
@@ -30,7 +35,7 @@ public final class KafkaSourceFactory {
                         .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                         .setGroupId(config.get(KAFKA_GROUP_ID))
                         .setDeserializer(new ArchiveRecordDeserializer())
-                        .setStartingOffsets(config.startOffsets());
+                        .setStartingOffsets(startOffsets(config));
         if (config.topics().isEmpty()) {
             builder.setTopicPattern(config.topicPattern().orElseThrow());
         } else {
@@ -47,5 +52,14 @@ public final class KafkaSourceFactory {
         }
         builder.setProperties(props);
         return builder.build();
+    }
+
+    /** {@code kafka.start}, or with {@code resume.from-archive} the archive's positions falling back to it. */
+    private static OffsetsInitializer startOffsets(ArchiverConfig config) {
+        if (!config.get(RESUME_FROM_ARCHIVE)) {
+            return config.startOffsets();
+        }
+        return new ArchiveOffsetsInitializer(
+                new PositionStore(config.sinkPath()), config.startOffsets(), config.get(KAFKA_START));
     }
 }

@@ -37,6 +37,7 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     private volatile int outageStatus = 503;
     private final AtomicInteger refuseCompletes = new AtomicInteger();
     private final AtomicInteger loseCompleteAnswers = new AtomicInteger();
+    private final AtomicInteger completesBeforeHalt = new AtomicInteger(-1);
     private final AtomicInteger injected = new AtomicInteger();
 
     public FaultInjectingBlobStore(BlobStore delegate) {
@@ -59,6 +60,19 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         loseCompleteAnswers.set(n);
     }
 
+    /**
+     * The next {@code n} CompleteMultipartUpload requests are carried out, every later one is refused with 503
+     * until {@link #reset()}: commits stop in the middle of a checkpoint's files.
+     */
+    public void haltCompletesAfter(int n) {
+        completesBeforeHalt.set(n);
+    }
+
+    /** True once {@link #haltCompletesAfter} has let its requests through and refuses the rest. */
+    public boolean completesHalted() {
+        return completesBeforeHalt.get() == 0;
+    }
+
     public boolean inOutage() {
         return System.currentTimeMillis() < outageUntil.get();
     }
@@ -72,6 +86,7 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         outageUntil.set(0);
         refuseCompletes.set(0);
         loseCompleteAnswers.set(0);
+        completesBeforeHalt.set(-1);
     }
 
     private void maybeOutage() {
@@ -88,7 +103,7 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     @Override
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload mpu, CompleteMultipartUploadRequest request) {
         maybeOutage();
-        if (take(refuseCompletes)) {
+        if (completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0 || take(refuseCompletes)) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(503);
         }

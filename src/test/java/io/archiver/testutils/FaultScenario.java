@@ -94,6 +94,19 @@ public final class FaultScenario implements AutoCloseable {
         return config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID();
     }
 
+    /**
+     * Starts a new job with no checkpoint or savepoint (as after a redeployment that lost its state), with
+     * these settings changed.
+     */
+    public void restartWithoutState(Map<String, String> changes) throws Exception {
+        job = launch(config.with(changes));
+    }
+
+    /** The topic the scenario produces to and archives. */
+    public String topic() {
+        return topic;
+    }
+
     /** Starts a new job from a savepoint or retained checkpoint, with another parallelism if wanted. */
     public void resume(String statePath, int parallelism) throws Exception {
         job = launch(config.with(Map.of(

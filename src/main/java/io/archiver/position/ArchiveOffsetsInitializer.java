@@ -1,0 +1,76 @@
+package io.archiver.position;
+
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Start position of a job without checkpoint or savepoint: each partition resumes right after the last
+ * offset committed to the archive ({@link PositionStore}); partitions the archive has nothing of start
+ * where the configured {@code kafka.start} says. Runs in the source's split enumerator (JobManager).
+ */
+public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveOffsetsInitializer.class);
+
+    private final PositionStore positions;
+    private final OffsetsInitializer fallback;
+    private final String fallbackName;
+
+    public ArchiveOffsetsInitializer(PositionStore positions, OffsetsInitializer fallback, String fallbackName) {
+        this.positions = positions;
+        this.fallback = fallback;
+        this.fallbackName = fallbackName;
+    }
+
+    @Override
+    public Map<TopicPartition, Long> getPartitionOffsets(
+            Collection<TopicPartition> partitions, PartitionOffsetsRetriever retriever) {
+        long start = System.nanoTime();
+        Map<TopicPartition, Long> offsets;
+        try {
+            offsets = new HashMap<>(positions.resumePositions(partitions));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the archive's positions under " + positions.root() + ": " + e.getMessage(), e);
+        }
+        List<TopicPartition> rest = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            if (!offsets.containsKey(tp)) {
+                rest.add(tp);
+            }
+        }
+        if (!rest.isEmpty()) {
+            offsets.putAll(fallback.getPartitionOffsets(rest, retriever));
+        }
+        LOG.info("Start positions: {} partitions resume from the archive under {}, {} start at kafka.start={} ({} ms){}",
+                partitions.size() - rest.size(), positions.root(), rest.size(), fallbackName,
+                (System.nanoTime() - start) / 1_000_000, describe(offsets, partitions.size() - rest.size()));
+        return offsets;
+    }
+
+    private static String describe(Map<TopicPartition, Long> offsets, int resumed) {
+        return resumed == 0 || offsets.size() > 50 ? "" : ": " + new java.util.TreeMap<>(stringKeys(offsets));
+    }
+
+    private static Map<String, Long> stringKeys(Map<TopicPartition, Long> offsets) {
+        Map<String, Long> m = new HashMap<>();
+        offsets.forEach((tp, o) -> m.put(tp.toString(), o));
+        return m;
+    }
+
+    @Override
+    public OffsetResetStrategy getAutoOffsetResetStrategy() {
+        return fallback.getAutoOffsetResetStrategy();
+    }
+}

@@ -1,0 +1,152 @@
+package io.archiver.position;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The archive position of one Kafka partition, written by the committer <em>before</em> it commits a
+ * checkpoint's files of that partition: every offset below {@code nextOffset} is archived once the listed
+ * files are committed (all earlier files already are). Each listed file keeps its pending upload handle, so a
+ * job that starts without state can finish a commit that was cut short instead of re-archiving it.
+ */
+public final class PositionRecord {
+
+    static final int FORMAT = 1;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String topic;
+    private final int partition;
+    private final long nextOffset;
+    private final long checkpointId;
+    private final List<PendingFile> files;
+
+    public PositionRecord(String topic, int partition, long nextOffset, long checkpointId, List<PendingFile> files) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.partition = partition;
+        this.nextOffset = nextOffset;
+        this.checkpointId = checkpointId;
+        this.files = List.copyOf(files);
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    /** The first offset not archived: where a job without state resumes this partition. */
+    public long nextOffset() {
+        return nextOffset;
+    }
+
+    public long checkpointId() {
+        return checkpointId;
+    }
+
+    public List<PendingFile> files() {
+        return files;
+    }
+
+    byte[] toJson() throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("format", FORMAT);
+        root.put("topic", topic);
+        root.put("partition", partition);
+        root.put("next_offset", nextOffset);
+        root.put("checkpoint", checkpointId);
+        ArrayNode list = root.putArray("files");
+        for (PendingFile f : files) {
+            ObjectNode n = list.addObject();
+            n.put("path", f.path());
+            n.put("first_offset", f.firstOffset());
+            n.put("last_offset", f.lastOffset());
+            n.put("records", f.records());
+            n.put("bytes", f.bytes());
+            n.put("upload_version", f.uploadVersion());
+            n.put("upload", Base64.getEncoder().encodeToString(f.upload()));
+        }
+        return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+    }
+
+    static PositionRecord fromJson(byte[] bytes, String where) throws IOException {
+        JsonNode root = JSON.readTree(bytes);
+        if (root == null || root.path("format").asInt(-1) != FORMAT) {
+            throw new IOException("Unreadable archive position record " + where + " (format "
+                    + (root == null ? "?" : root.path("format")) + ", this archiver reads format " + FORMAT + ")");
+        }
+        List<PendingFile> files = new ArrayList<>();
+        for (JsonNode n : root.path("files")) {
+            files.add(new PendingFile(
+                    n.path("path").asText(), n.path("first_offset").asLong(), n.path("last_offset").asLong(),
+                    n.path("records").asLong(), n.path("bytes").asLong(), n.path("upload_version").asInt(),
+                    Base64.getDecoder().decode(n.path("upload").asText())));
+        }
+        return new PositionRecord(
+                root.path("topic").asText(), root.path("partition").asInt(), root.path("next_offset").asLong(),
+                root.path("checkpoint").asLong(), files);
+    }
+
+    @Override
+    public String toString() {
+        return topic + "-" + partition + " next offset " + nextOffset + " (checkpoint " + checkpointId + ", " + files.size() + " files)";
+    }
+
+    /** One file being committed: where it goes, what it holds and its serialized pending upload. */
+    public static final class PendingFile {
+        private final String path;
+        private final long firstOffset;
+        private final long lastOffset;
+        private final long records;
+        private final long bytes;
+        private final int uploadVersion;
+        private final byte[] upload;
+
+        public PendingFile(String path, long firstOffset, long lastOffset, long records, long bytes, int uploadVersion, byte[] upload) {
+            this.path = path;
+            this.firstOffset = firstOffset;
+            this.lastOffset = lastOffset;
+            this.records = records;
+            this.bytes = bytes;
+            this.uploadVersion = uploadVersion;
+            this.upload = upload;
+        }
+
+        public String path() {
+            return path;
+        }
+
+        public long firstOffset() {
+            return firstOffset;
+        }
+
+        public long lastOffset() {
+            return lastOffset;
+        }
+
+        public long records() {
+            return records;
+        }
+
+        public long bytes() {
+            return bytes;
+        }
+
+        int uploadVersion() {
+            return uploadVersion;
+        }
+
+        byte[] upload() {
+            return upload;
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package io.archiver.position;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BucketWriter;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BulkBucketWriter;
+import org.apache.flink.streaming.api.functions.sink.filesystem.InProgressFileWriter.PendingFileRecoverable;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The per-partition {@link PositionRecord}s of an archive, under {@code <root>/_archiver/positions/<topic>/
+ * <partition>.json}: one object per partition, so finding where to resume costs one read per partition,
+ * whatever the number of archived files.
+ *
+ * <p>{@link #resolve} turns a record into a resume position: every file the record lists must exist; a file
+ * that does not was cut off between the checkpoint and its commit, and its pending upload is completed now
+ * (exactly what a restore from that checkpoint would have done). If the upload is gone and a later offset of
+ * the same partition is already archived, no resume position is exact and resolving fails, naming the files.
+ */
+public final class PositionStore implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(PositionStore.class);
+    private static final int PARALLEL_REQUESTS = 16;
+
+    private final String root;
+    private transient BucketWriter<?, ?> uploads;
+
+    public PositionStore(String root) {
+        this.root = root;
+    }
+
+    public String root() {
+        return root;
+    }
+
+    public Path recordPath(String topic, int partition) {
+        return new Path(new Path(root), "_archiver/positions/" + topic + "/" + partition + ".json");
+    }
+
+    /** Serializes the pending upload of a part file, as {@link PositionRecord.PendingFile} keeps it. */
+    public byte[] serializeUpload(PendingFileRecoverable pending) throws IOException {
+        return uploadSerializer().serialize(pending);
+    }
+
+    public int uploadVersion() throws IOException {
+        return uploadSerializer().getVersion();
+    }
+
+    public void write(PositionRecord record) throws IOException {
+        Path path = recordPath(record.topic(), record.partition());
+        byte[] json = record.toJson();
+        try (FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            out.write(json);
+        }
+    }
+
+    /** Writes the records in parallel; returns when all are written, throws if one failed. */
+    public void writeAll(Collection<PositionRecord> records, ExecutorService pool) throws IOException {
+        List<Future<?>> writes = new ArrayList<>(records.size());
+        for (PositionRecord r : records) {
+            writes.add(pool.submit(() -> {
+                write(r);
+                return null;
+            }));
+        }
+        await(writes);
+    }
+
+    public Optional<PositionRecord> read(String topic, int partition) throws IOException {
+        Path path = recordPath(topic, partition);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+        try (FSDataInputStream in = path.getFileSystem().open(path)) {
+            in.transferTo(bytes);
+        } catch (FileNotFoundException e) {
+            return Optional.empty();
+        }
+        return Optional.of(PositionRecord.fromJson(bytes.toByteArray(), path.toString()));
+    }
+
+    /** Where a job without state resumes the partition, if the archive holds any of it. */
+    public Optional<Long> resumePosition(String topic, int partition) throws IOException {
+        Optional<PositionRecord> record = read(topic, partition);
+        return record.isPresent() ? Optional.of(resolve(record.get())) : Optional.empty();
+    }
+
+    /** {@link #resumePosition} of many partitions, with up to 16 requests in flight. */
+    public Map<TopicPartition, Long> resumePositions(Collection<TopicPartition> partitions) throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(
+                Math.max(1, Math.min(PARALLEL_REQUESTS, partitions.size())), daemon("archive-positions"));
+        try {
+            Map<TopicPartition, Future<Optional<Long>>> reads = new HashMap<>();
+            for (TopicPartition tp : partitions) {
+                reads.put(tp, pool.submit(() -> resumePosition(tp.topic(), tp.partition())));
+            }
+            await(new ArrayList<>(reads.values()));
+            Map<TopicPartition, Long> positions = new HashMap<>();
+            for (Map.Entry<TopicPartition, Future<Optional<Long>>> e : reads.entrySet()) {
+                e.getValue().get().ifPresent(offset -> positions.put(e.getKey(), offset));
+            }
+            return positions;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while reading archive positions", e);
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Completes the commit of every listed file that is not visible yet, then returns the record's position. */
+    long resolve(PositionRecord record) throws IOException {
+        List<PositionRecord.PendingFile> lost = new ArrayList<>();
+        long firstLost = Long.MAX_VALUE;
+        for (PositionRecord.PendingFile file : record.files()) {
+            Path path = new Path(file.path());
+            if (path.getFileSystem().exists(path)) {
+                continue;
+            }
+            try {
+                PendingFileRecoverable pending = uploadSerializer().deserialize(file.uploadVersion(), file.upload());
+                uploads().recoverPendingFile(pending).commitAfterRecovery();
+                LOG.info("Completed the commit of {} ({}-{} offsets {}..{}, checkpoint {}), cut short before the last stop",
+                        file.path(), record.topic(), record.partition(), file.firstOffset(), file.lastOffset(), record.checkpointId());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot complete the commit of {}: {}", file.path(), e.toString());
+                lost.add(file);
+                firstLost = Math.min(firstLost, file.firstOffset());
+            }
+        }
+        if (lost.isEmpty()) {
+            return record.nextOffset();
+        }
+        List<String> beyond = new ArrayList<>();
+        for (PositionRecord.PendingFile file : record.files()) {
+            if (!lost.contains(file) && file.lastOffset() >= firstLost) {
+                beyond.add(file.path());
+            }
+        }
+        if (beyond.isEmpty()) {
+            LOG.warn("{}-{}: resuming at offset {}, the first offset of files whose upload is lost: {}",
+                    record.topic(), record.partition(), firstLost, lost.size());
+            return firstLost;
+        }
+        throw new IOException(String.format(
+                "Cannot resume %s-%d exactly from the archive: the upload of %s (offsets from %d) can no longer be committed, "
+                        + "but later offsets of the partition are already archived in %s. Resuming before them would archive those "
+                        + "offsets twice, resuming after them would leave a gap. Fix: delete %s and start again (their offsets are "
+                        + "then archived anew), or start from a savepoint / set resume.from-archive: false with an explicit kafka.start.",
+                record.topic(), record.partition(), pathsOf(lost), firstLost, beyond, beyond));
+    }
+
+    private static List<String> pathsOf(List<PositionRecord.PendingFile> files) {
+        List<String> paths = new ArrayList<>();
+        files.forEach(f -> paths.add(f.path()));
+        return paths;
+    }
+
+    @SuppressWarnings("unchecked")
+    private SimpleVersionedSerializer<PendingFileRecoverable> uploadSerializer() throws IOException {
+        return (SimpleVersionedSerializer<PendingFileRecoverable>) uploads().getProperties().getPendingFileRecoverableSerializer();
+    }
+
+    private synchronized BucketWriter<?, ?> uploads() throws IOException {
+        if (uploads == null) {
+            BulkWriter.Factory<Object> unused = out -> {
+                throw new UnsupportedOperationException("position store never writes part files");
+            };
+            uploads = new BulkBucketWriter<>(new Path(root).getFileSystem().createRecoverableWriter(), unused);
+        }
+        return uploads;
+    }
+
+    private static void await(List<? extends Future<?>> futures) throws IOException {
+        try {
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while accessing archive positions", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
+        } finally {
+            futures.forEach(f -> f.cancel(true));
+        }
+    }
+
+    static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,64 @@
+package io.archiver.sink;
+
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+import java.io.IOException;
+
+/**
+ * Serializes {@link ArchiveCommittable}s. Versions below {@link #VERSION} are plain {@link
+ * FileSinkCommittable}s, as written by archiver 0.1.0 (whose sink was a bare {@code FileSink}); savepoints
+ * of that version therefore restore, their committables without statistics.
+ */
+final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<ArchiveCommittable> {
+
+    static final int VERSION = 100;
+
+    private final SimpleVersionedSerializer<FileSinkCommittable> files;
+
+    ArchiveCommittableSerializer(SimpleVersionedSerializer<FileSinkCommittable> files) {
+        this.files = files;
+    }
+
+    @Override
+    public int getVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public byte[] serialize(ArchiveCommittable c) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        SimpleVersionedSerialization.writeVersionAndSerialize(files, c.file(), out);
+        out.writeLong(c.checkpointId());
+        FileStats stats = c.stats();
+        out.writeBoolean(stats != null);
+        if (stats != null) {
+            out.writeUTF(stats.topic());
+            out.writeInt(stats.partition());
+            out.writeLong(stats.firstOffset());
+            out.writeLong(stats.lastOffset());
+            out.writeLong(stats.records());
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public ArchiveCommittable deserialize(int version, byte[] serialized) throws IOException {
+        if (version < VERSION) {
+            return new ArchiveCommittable(files.deserialize(version, serialized), null, ArchiveCommittable.UNKNOWN_CHECKPOINT);
+        }
+        if (version != VERSION) {
+            throw new IOException("Unknown archive committable version " + version + " (this archiver reads up to " + VERSION + ")");
+        }
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        FileSinkCommittable file = SimpleVersionedSerialization.readVersionAndDeSerialize(files, in);
+        long checkpoint = in.readLong();
+        FileStats stats = in.readBoolean()
+                ? new FileStats(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readLong())
+                : null;
+        return new ArchiveCommittable(file, stats, checkpoint);
+    }
+}

@@ -1,0 +1,211 @@
+package io.archiver.sink;
+
+import io.archiver.position.PositionRecord;
+import io.archiver.position.PositionStore;
+
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Commits one checkpoint's part files. Before any file becomes visible it writes, per partition, the
+ * {@link PositionRecord} that names the files and the offset after them; then the file sink's committer
+ * completes the uploads; then every committed file gets an INFO line and the commit metrics move. A crash
+ * between the two steps leaves records whose files a stateless start completes ({@link PositionStore}).
+ */
+final class ArchiveCommitter implements Committer<ArchiveCommittable> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveCommitter.class);
+    private static final int WRITE_THREADS = 8;
+
+    private final Committer<FileSinkCommittable> files;
+    private final PositionStore positions;
+    private final CommitMetrics metrics;
+    private ExecutorService writers;
+
+    ArchiveCommitter(Committer<FileSinkCommittable> files, PositionStore positions, MetricGroup metrics) {
+        this.files = files;
+        this.positions = positions;
+        this.metrics = new CommitMetrics(metrics);
+    }
+
+    @Override
+    public void commit(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        writePositions(requests);
+        List<Request> delegated = new ArrayList<>(requests.size());
+        for (CommitRequest<ArchiveCommittable> r : requests) {
+            delegated.add(new Request(r));
+        }
+        files.commit(new ArrayList<>(delegated));
+        for (Request r : delegated) {
+            ArchiveCommittable c = r.request.getCommittable();
+            if (r.settled || !c.file().hasPendingFile()) {
+                continue;
+            }
+            long bytes = c.file().getPendingFile().getSize();
+            FileStats s = c.stats();
+            if (s == null) {
+                LOG.info("Committed {}: {} bytes, checkpoint {} (restored from a version without offsets)",
+                        c.file().getPendingFile().getPath(), bytes, c.checkpointId());
+                continue;
+            }
+            LOG.info("Committed {}: topic={} partition={} offsets={}..{} records={} bytes={} checkpoint={}",
+                    c.file().getPendingFile().getPath(), s.topic(), s.partition(), s.firstOffset(), s.lastOffset(),
+                    s.records(), bytes, c.checkpointId());
+            metrics.committed(s, bytes);
+        }
+        metrics.commitDuration((System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Writes the position record of every partition with pending files in these requests. */
+    private void writePositions(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException {
+        Map<String, List<ArchiveCommittable>> byPartition = new LinkedHashMap<>();
+        for (CommitRequest<ArchiveCommittable> r : requests) {
+            ArchiveCommittable c = r.getCommittable();
+            if (c.stats() != null && c.file().hasPendingFile()) {
+                byPartition.computeIfAbsent(c.stats().topic() + "\u0000" + c.stats().partition(), k -> new ArrayList<>()).add(c);
+            }
+        }
+        if (byPartition.isEmpty()) {
+            return;
+        }
+        List<PositionRecord> records = new ArrayList<>(byPartition.size());
+        for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {
+            records.add(recordOf(partitionFiles));
+        }
+        if (writers == null) {
+            writers = Executors.newFixedThreadPool(WRITE_THREADS, r -> {
+                Thread t = new Thread(r, "archive-position-writer");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        positions.writeAll(records, writers);
+    }
+
+    private PositionRecord recordOf(List<ArchiveCommittable> partitionFiles) throws IOException {
+        FileStats any = partitionFiles.get(0).stats();
+        long next = Long.MIN_VALUE;
+        long checkpoint = ArchiveCommittable.UNKNOWN_CHECKPOINT;
+        List<PositionRecord.PendingFile> pending = new ArrayList<>(partitionFiles.size());
+        for (ArchiveCommittable c : partitionFiles) {
+            FileStats s = c.stats();
+            next = Math.max(next, s.lastOffset() + 1);
+            checkpoint = Math.max(checkpoint, c.checkpointId());
+            pending.add(new PositionRecord.PendingFile(
+                    c.file().getPendingFile().getPath().toString(), s.firstOffset(), s.lastOffset(), s.records(),
+                    c.file().getPendingFile().getSize(), positions.uploadVersion(),
+                    positions.serializeUpload(c.file().getPendingFile())));
+        }
+        return new PositionRecord(any.topic(), any.partition(), next, checkpoint, pending);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (writers != null) {
+            writers.shutdownNow();
+        }
+        files.close();
+    }
+
+    /** The file committer's view of one request; signals pass through to the archiver's request. */
+    private static final class Request implements CommitRequest<FileSinkCommittable> {
+        private final CommitRequest<ArchiveCommittable> request;
+        private boolean settled;
+
+        Request(CommitRequest<ArchiveCommittable> request) {
+            this.request = request;
+        }
+
+        @Override
+        public FileSinkCommittable getCommittable() {
+            return request.getCommittable().file();
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return request.getNumberOfRetries();
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            settled = true;
+            request.signalFailedWithKnownReason(t);
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            settled = true;
+            request.signalFailedWithUnknownReason(t);
+        }
+
+        @Override
+        public void retryLater() {
+            settled = true;
+            request.retryLater();
+        }
+
+        @Override
+        public void updateAndRetryLater(FileSinkCommittable committable) {
+            settled = true;
+            ArchiveCommittable c = request.getCommittable();
+            request.updateAndRetryLater(new ArchiveCommittable(committable, c.stats(), c.checkpointId()));
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            settled = true;
+            request.signalAlreadyCommitted();
+        }
+    }
+
+    /** Commit metrics: per job files, bytes and records committed, commit duration; per partition the last archived offset. */
+    private static final class CommitMetrics {
+        private final MetricGroup group;
+        private final Counter files;
+        private final Counter bytes;
+        private final Counter records;
+        private final Map<String, long[]> lastOffsets = new HashMap<>();
+        private volatile long lastCommitMillis;
+
+        CommitMetrics(MetricGroup group) {
+            this.group = group;
+            this.files = group.counter("archivedFiles");
+            this.bytes = group.counter("archivedBytes");
+            this.records = group.counter("archivedRecords");
+            group.gauge("lastCommitDurationMs", () -> lastCommitMillis);
+        }
+
+        void committed(FileStats s, long fileBytes) {
+            files.inc();
+            bytes.inc(fileBytes);
+            records.inc(s.records());
+            long[] last = lastOffsets.computeIfAbsent(s.topic() + "-" + s.partition(), k -> {
+                long[] holder = {-1};
+                group.addGroup("topic", s.topic())
+                        .addGroup("partition", String.valueOf(s.partition()))
+                        .gauge("lastArchivedOffset", () -> holder[0]);
+                return holder;
+            });
+            last[0] = Math.max(last[0], s.lastOffset());
+        }
+
+        void commitDuration(long millis) {
+            lastCommitMillis = millis;
+        }
+    }
+}
