@@ -5,6 +5,8 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFilterFunction;
 import org.apache.flink.metrics.Counter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -19,6 +21,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
 
     private static final long serialVersionUID = 1L;
     private static final long PASSED = Long.MIN_VALUE;
+    private static final Logger LOG = LoggerFactory.getLogger(ArchivedOffsetFilter.class);
 
     private final PositionStore positions;
     private transient Map<String, Map<Integer, Long>> thresholds;
@@ -40,6 +43,10 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
         Long threshold = topic.get(r.getPartition());
         if (threshold == null) {
             threshold = positions.resumePosition(r.getTopic(), r.getPartition()).orElse(PASSED);
+            if (r.getOffset() < threshold) {
+                LOG.info("{}-{}: skipping offsets {}..{}, already in the archive", r.getTopic(), r.getPartition(),
+                        r.getOffset(), threshold - 1);
+            }
         }
         if (r.getOffset() >= threshold) {
             topic.put(r.getPartition(), PASSED);

@@ -22,19 +22,24 @@ public final class ContinuousProducer implements AutoCloseable {
     private volatile boolean stopped;
 
     public ContinuousProducer(String bootstrap, String topic, int partitions, int total, int perSecond) {
-        this.thread = new Thread(() -> run(bootstrap, topic, partitions, total, perSecond), "producer-" + topic);
+        this(bootstrap, topic, partitions, total, perSecond, TestRecords.Timestamps.IN_ORDER);
+    }
+
+    public ContinuousProducer(
+            String bootstrap, String topic, int partitions, int total, int perSecond, TestRecords.Timestamps timestamps) {
+        this.thread = new Thread(() -> run(bootstrap, topic, partitions, total, perSecond, timestamps), "producer-" + topic);
         this.thread.setDaemon(true);
         this.thread.start();
     }
 
-    private void run(String bootstrap, String topic, int partitions, int total, int perSecond) {
+    private void run(String bootstrap, String topic, int partitions, int total, int perSecond, TestRecords.Timestamps timestamps) {
         int batch = Math.max(1, perSecond / 20);
         try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(bootstrap)) {
             while (!stopped && sent.get() < total) {
                 long started = System.nanoTime();
                 for (int k = 0; k < batch && sent.get() < total; k++) {
                     int i = sent.getAndIncrement();
-                    ArchiveRecord r = TestRecords.record(topic, i % partitions, i);
+                    ArchiveRecord r = TestRecords.record(topic, i % partitions, i, timestamps);
                     producer.send(TestRecords.toProducerRecord(r), (md, e) -> {
                         if (e != null) {
                             failure.compareAndSet(null, e);

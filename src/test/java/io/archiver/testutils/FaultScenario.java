@@ -33,7 +33,8 @@ public final class FaultScenario implements AutoCloseable {
     private JobClient job;
     private int jobsStarted;
 
-    private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides) throws Exception {
+    private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
+            throws Exception {
         this.topic = SharedStack.uniqueName(name);
         stack.kafka().createTopic(topic, PARTITIONS);
         Map<String, String> settings = stack.jobSettings(topic, topic);
@@ -44,14 +45,21 @@ public final class FaultScenario implements AutoCloseable {
         this.config = ArchiverConfig.of(settings);
         this.formats = PayloadFormats.of(config);
         this.counter = new ArchiveCounter(config.sinkPath(), formats);
-        this.producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond);
+        this.producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps);
         this.job = launch(config);
     }
 
     /** Creates the topic, starts producing {@code records} at {@code perSecond} and starts the archiver. */
     public static FaultScenario start(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(name, records, perSecond, overrides);
+        return new FaultScenario(name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER);
+    }
+
+    /** {@link #start} with records whose timestamps follow {@code timestamps}. */
+    public static FaultScenario start(
+            String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
+            throws Exception {
+        return new FaultScenario(name, records, perSecond, overrides, timestamps);
     }
 
     public ArchiverConfig config() {

@@ -73,6 +73,21 @@ public final class TestRecords {
     }
 
     static ArchiveRecord record(String topic, int partition, int i) {
+        return record(topic, partition, i, Timestamps.IN_ORDER);
+    }
+
+    /** How record timestamps follow the record number. */
+    public enum Timestamps {
+        /** One second apart, rising: a partition's records fill one hour folder after the other. */
+        IN_ORDER,
+        /**
+         * Late records: each record is also shifted back by 0, 1 or 2 hours, so consecutive records of a
+         * partition land in three hour folders at once.
+         */
+        OUT_OF_ORDER
+    }
+
+    static ArchiveRecord record(String topic, int partition, int i, Timestamps timestamps) {
         byte[] key = i % 97 == 0 ? null : utf8("key-" + i);
         byte[] value = i % 50 == 0 ? null : utf8("{\"i\":" + i + ",\"text\":\"caf\u00e9 \\\"quoted\\\"\",\"list\":[1,2]}");
         int headers = i % 3;
@@ -82,7 +97,8 @@ public final class TestRecords {
             keys[h] = "h" + h;
             values[h] = (i % 11 == 0 && h == 1) ? null : utf8("v" + i + "-" + h);
         }
-        long timestamp = BASE_TIMESTAMP + (long) i * 1_000L;
+        long timestamp = BASE_TIMESTAMP + (long) i * 1_000L
+                + (timestamps == Timestamps.OUT_OF_ORDER ? 3 * 3_600_000L - (i % 3) * 3_600_000L : 0);
         return new ArchiveRecord(topic, partition, -1, timestamp, "CreateTime", key, value, keys, values);
     }
 

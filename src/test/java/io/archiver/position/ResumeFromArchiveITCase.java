@@ -1,0 +1,138 @@
+package io.archiver.position;
+
+import io.archiver.testutils.Await;
+import io.archiver.testutils.FaultInjectingBlobStore;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.PositionProbe;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The crash windows of a restart that has lost its checkpoints: each test stops the job in the window
+ * (cancel, no savepoint used afterwards), starts a new job WITHOUT state and proves, record by record, that
+ * every offset Kafka holds is archived exactly once. A producer writes throughout.
+ */
+@ExtendWith(SharedStack.class)
+class ResumeFromArchiveITCase {
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
+
+    @AfterEach
+    void heal() {
+        faults.reset();
+    }
+
+    @Test
+    void checkpointWhoseCommitWasCutShortIsCompletedByTheStatelessStart() throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-cut", 20_000, 3_000, Map.of("parallelism", "2"))) {
+            PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
+            s.awaitArchived(4_000);
+            cutCommitInTheMiddleOfACheckpoint(s, probe);
+            s.cancel();
+            faults.reset();
+            List<String> cutShort = probe.uncommittedFiles();
+            assertThat(cutShort).as("files of the cut commit").isNotEmpty();
+
+            s.restartWithoutState(Map.of());
+            s.finish();
+            assertThat(probe.uncommittedFiles()).as("files still uncommitted at the end").isEmpty();
+        }
+    }
+
+    @Test
+    void recordTimeFoldersSpreadingOneCheckpointOverSeveralFilesResumeExactly() throws Exception {
+        Map<String, String> settings = Map.of("parallelism", "1", "sink.time-partitioning", "hour");
+        try (FaultScenario s = FaultScenario.start("resume-hours", 20_000, 3_000, settings, TestRecords.Timestamps.OUT_OF_ORDER)) {
+            PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
+            s.awaitArchived(4_000);
+            assertThat(probe.records()).as("position records").isNotEmpty()
+                    .anySatisfy(r -> assertThat(r.files()).as("files of one partition in one checkpoint").hasSizeGreaterThan(1));
+            cutCommitInTheMiddleOfACheckpoint(s, probe);
+            s.cancel();
+            faults.reset();
+            s.restartWithoutState(Map.of("parallelism", "3"));
+            s.awaitArchived(12_000);
+            s.cancel();
+            s.restartWithoutState(Map.of("parallelism", "2"));
+            s.finish();
+        }
+    }
+
+    @Test
+    void consumerGroupOffsetsBehindOrAheadOfTheArchiveDoNotMoveTheResumePosition() throws Exception {
+        Map<String, String> settings = Map.of("parallelism", "2", "kafka.start", "committed");
+        try (FaultScenario s = FaultScenario.start("resume-group", 16_000, 3_000, settings)) {
+            s.awaitArchived(5_000);
+            s.cancel();
+            moveGroupOffsets(s);
+            s.restartWithoutState(Map.of());
+            s.finish();
+        }
+    }
+
+    @Test
+    void statelessStartsAfterRescalesResumeExactly() throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-rescale", 24_000, 3_000, Map.of("parallelism", "2"))) {
+            s.awaitArchived(4_000);
+            s.resume(s.stopWithSavepoint(), 3);
+            s.awaitArchived(9_000);
+            s.cancel();
+            s.restartWithoutState(Map.of("parallelism", "1"));
+            s.awaitArchived(15_000);
+            s.cancel();
+            s.restartWithoutState(Map.of("parallelism", "4"));
+            s.finish();
+        }
+    }
+
+    /**
+     * Lets one more file commit, then refuses every commit until the position records show a checkpoint
+     * whose files are partly visible. The job keeps failing its commits (and restarting) meanwhile.
+     */
+    private void cutCommitInTheMiddleOfACheckpoint(FaultScenario s, PositionProbe probe) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            faults.haltCompletesAfter(1);
+            Await.until("commits halted", WAIT, faults::completesHalted);
+            Await.until("a position record listing an uncommitted file", WAIT, () -> !probe.uncommittedFiles().isEmpty());
+            if (probe.checkpointPartlyCommitted()) {
+                return;
+            }
+            assertThat(attempt).as("attempts to cut a commit in the middle of a checkpoint").isLessThan(8);
+            faults.reset();
+            Await.until("the halted commit completed", WAIT, () -> probe.uncommittedFiles().isEmpty());
+        }
+    }
+
+    /** Partitions 0 and 1 of the group back to offset 0, partitions 2 and 3 to the log end. */
+    private static void moveGroupOffsets(FaultScenario s) throws Exception {
+        String group = s.config().get(io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID);
+        try (Admin admin = SharedStack.get().kafka().admin()) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 2; p < FaultScenario.PARTITIONS; p++) {
+                latest.put(new TopicPartition(s.topic(), p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((tp, info) -> offsets.put(tp, new OffsetAndMetadata(info.offset())));
+            offsets.put(new TopicPartition(s.topic(), 0), new OffsetAndMetadata(0));
+            offsets.put(new TopicPartition(s.topic(), 1), new OffsetAndMetadata(0));
+            admin.alterConsumerGroupOffsets(group, offsets).all().get();
+        }
+    }
+}

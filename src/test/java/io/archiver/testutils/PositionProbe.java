@@ -1,0 +1,80 @@
+package io.archiver.testutils;
+
+import io.archiver.position.PositionRecord;
+import io.archiver.position.PositionStore;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads an archive's position records to see which files the last commits listed and which are visible. */
+public final class PositionProbe {
+
+    private final PositionStore store;
+    private final String topic;
+    private final int partitions;
+
+    public PositionProbe(String root, String topic, int partitions) {
+        this.store = new PositionStore(root);
+        this.topic = topic;
+        this.partitions = partitions;
+    }
+
+    public List<PositionRecord> records() throws IOException {
+        List<PositionRecord> records = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            Optional<PositionRecord> r = store.read(topic, p);
+            r.ifPresent(records::add);
+        }
+        return records;
+    }
+
+    /** Files the position records list that are not visible: commits that were cut short. */
+    public List<String> uncommittedFiles() throws IOException {
+        List<String> missing = new ArrayList<>();
+        for (PositionRecord r : records()) {
+            for (PositionRecord.PendingFile f : r.files()) {
+                if (!exists(f.path())) {
+                    missing.add(f.path());
+                }
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * True if some checkpoint's files are partly visible: at least one of them committed and at least one
+     * not, the commit cut short in the middle of a checkpoint.
+     */
+    public boolean checkpointPartlyCommitted() throws IOException {
+        List<PositionRecord> records = records();
+        for (PositionRecord r : records) {
+            boolean committed = false;
+            boolean missing = false;
+            for (PositionRecord other : records) {
+                if (other.checkpointId() != r.checkpointId()) {
+                    continue;
+                }
+                for (PositionRecord.PendingFile f : other.files()) {
+                    if (exists(f.path())) {
+                        committed = true;
+                    } else {
+                        missing = true;
+                    }
+                }
+            }
+            if (committed && missing) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean exists(String path) throws IOException {
+        Path p = new Path(path);
+        return p.getFileSystem().exists(p);
+    }
+}
