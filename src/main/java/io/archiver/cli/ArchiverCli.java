@@ -2,6 +2,7 @@ package io.archiver.cli;
 
 import io.archiver.config.ConfigException;
 import io.archiver.job.Preflight.PreflightException;
+import io.archiver.position.ArchiveLease;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,7 +37,7 @@ public final class ArchiverCli {
         return new CommandLine(new ArchiverCli())
                 .setExecutionExceptionHandler(
                         (e, cmd, parseResult) -> {
-                            if (e instanceof ConfigException || e instanceof PreflightException) {
+                            if (e instanceof ConfigException || e instanceof PreflightException || e instanceof ArchiveLease.LeaseException) {
                                 cmd.getErr().println("error: " + e.getMessage());
                                 return CONFIG_ERROR;
                             }

@@ -2,7 +2,6 @@ package io.archiver.cli;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
-import io.archiver.job.Preflight;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
@@ -10,12 +9,10 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
-import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
 
 /** Builds and executes the archiver job from the configuration. */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Build and execute the archiver job.")
@@ -32,10 +29,6 @@ final class RunCommand implements Callable<Integer> {
         LOG.info("Starting {} with configuration {}", cfg.get(JOB_NAME), cfg.redacted());
         StreamExecutionEnvironment env = JobLauncher.environment(cfg);
         submittedToCluster = !JobLauncher.isLocal(env);
-        Duration preflight = cfg.get(PREFLIGHT_TIMEOUT);
-        if (!preflight.isZero()) {
-            new Preflight(preflight).check(cfg);
-        }
         env.execute(cfg.get(JOB_NAME));
         return 0;
     }

@@ -190,6 +190,12 @@ public final class ArchiverConfig {
         positive(PARALLELISM, get(PARALLELISM) == -1 || get(PARALLELISM) > 0, "-1 or a positive integer");
         positive(RESTART_ATTEMPTS, get(RESTART_ATTEMPTS) >= 0, "0 or more");
         positive(CHECKPOINT_INTERVAL, get(CHECKPOINT_INTERVAL).toMillis() >= 10, "at least 10 ms");
+        if (get(FENCING_LEASE_TIMEOUT).compareTo(get(CHECKPOINT_INTERVAL).multipliedBy(2)) < 0) {
+            throw new ConfigException(
+                    "Invalid value '" + get(FENCING_LEASE_TIMEOUT).toMillis() + " ms' for '" + FENCING_LEASE_TIMEOUT.key()
+                            + "': it must be at least twice '" + CHECKPOINT_INTERVAL.key() + "' (" + get(CHECKPOINT_INTERVAL).toMillis()
+                            + " ms), since the lease is renewed at every checkpoint; raise it or checkpoint more often.");
+        }
         positive(SINK_ROLL_MAX_PART_SIZE, get(SINK_ROLL_MAX_PART_SIZE).getBytes() > 0, "a positive size");
         positive(SINK_PARQUET_ROW_GROUP_SIZE, get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes() >= MemorySize.parse("64kb").getBytes(), "at least 64 kb");
         positive(SINK_PARQUET_PAGE_SIZE, get(SINK_PARQUET_PAGE_SIZE).getBytes() >= 1024, "at least 1 kb");

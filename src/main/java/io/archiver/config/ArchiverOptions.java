@@ -113,6 +113,16 @@ public final class ArchiverOptions {
                                     + "Records below a partition's archive position are also skipped when a partition is discovered later. "
                                     + "false: always start at kafka.start (the archive may then get duplicates).");
 
+    public static final ConfigOption<Duration> FENCING_LEASE_TIMEOUT =
+            key("fencing.lease-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(60))
+                    .withDescription(
+                            "One job per archive: a job holds the lease <sink.path>/_archiver/lease.json and renews it at least every checkpoint. "
+                                    + "A job started on an archive whose lease another job renewed within this time waits for it to expire "
+                                    + "and fails if it is renewed meanwhile; a lease not renewed for this long is taken over and its old holder "
+                                    + "is fenced (it fails before committing anything more). At least twice checkpoint.interval.");
+
     public static final ConfigOption<Duration> KAFKA_PARTITION_DISCOVERY_INTERVAL =
             key("kafka.partition-discovery.interval")
                     .durationType()
@@ -289,6 +299,7 @@ public final class ArchiverOptions {
                     KAFKA_START_COMMITTED_FALLBACK,
                     KAFKA_STOP,
                     RESUME_FROM_ARCHIVE,
+                    FENCING_LEASE_TIMEOUT,
                     KAFKA_PARTITION_DISCOVERY_INTERVAL,
                     RECORD_KEY_FORMAT,
                     RECORD_VALUE_FORMAT,

@@ -2,6 +2,7 @@ package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
+import io.archiver.position.ArchiveLease;
 import io.archiver.position.ArchivedOffsetFilter;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
@@ -33,8 +34,8 @@ public final class ArchiverJob {
 
     private ArchiverJob() {}
 
-    /** Adds the archiver's operators to {@code env}. */
-    public static void build(StreamExecutionEnvironment env, ArchiverConfig config) {
+    /** Adds the archiver's operators to {@code env}; the sink renews and checks {@code lease}. */
+    public static void build(StreamExecutionEnvironment env, ArchiverConfig config, ArchiveLease lease) {
         DataStream<ArchiveRecord> records =
                 env.fromSource(KafkaSourceFactory.create(config), WatermarkStrategy.noWatermarks(), "Kafka source")
                         .uid(SOURCE_UID)
@@ -48,7 +49,7 @@ public final class ArchiverJob {
                 records.process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY)))
                         .uid(VALIDATOR_UID)
                         .name("Record validator");
-        valid.sinkTo(ArchiveSinkFactory.archive(config)).uid(SINK_UID).name("Archive sink");
+        valid.sinkTo(ArchiveSinkFactory.archive(config, lease)).uid(SINK_UID).name("Archive sink");
         if (config.get(ERRORS_POLICY) == ErrorPolicy.DEAD_LETTER) {
             valid.getSideOutput(RecordValidator.DEAD_LETTERS)
                     .sinkTo(ArchiveSinkFactory.deadLetter(config))

@@ -1,6 +1,7 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.position.ArchiveLease;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
@@ -9,6 +10,13 @@ import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import java.io.File;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.UUID;
+
+import static io.archiver.config.ArchiverOptions.FENCING_LEASE_TIMEOUT;
+import static io.archiver.config.ArchiverOptions.JOB_NAME;
+import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
 
 /**
  * Creates the execution environment of the archiver and adds its dataflow. Submitted with {@code flink
@@ -20,13 +28,24 @@ public final class JobLauncher {
 
     private JobLauncher() {}
 
-    public static StreamExecutionEnvironment environment(ArchiverConfig config) {
+    /**
+     * The environment with the archiver's dataflow, after the preflight checks (unless {@code
+     * preflight.timeout} is 0) and with the archive's lease taken for this run ({@link ArchiveLease}).
+     */
+    public static StreamExecutionEnvironment environment(ArchiverConfig config) throws IOException, InterruptedException {
         Configuration conf = JobSettings.of(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         if (env instanceof LocalStreamEnvironment) {
             initializeFileSystems(conf);
         }
-        ArchiverJob.build(env, config);
+        Duration preflight = config.get(PREFLIGHT_TIMEOUT);
+        if (!preflight.isZero()) {
+            new Preflight(preflight).check(config);
+        }
+        ArchiveLease lease = new ArchiveLease(
+                config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.get(FENCING_LEASE_TIMEOUT));
+        lease.acquire();
+        ArchiverJob.build(env, config, lease);
         return env;
     }
 

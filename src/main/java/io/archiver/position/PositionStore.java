@@ -1,9 +1,6 @@
 package io.archiver.position;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BucketWriter;
@@ -13,8 +10,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -69,11 +64,7 @@ public final class PositionStore implements Serializable {
     }
 
     public void write(PositionRecord record) throws IOException {
-        Path path = recordPath(record.topic(), record.partition());
-        byte[] json = record.toJson();
-        try (FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
-            out.write(json);
-        }
+        MetadataObjects.write(recordPath(record.topic(), record.partition()), record.toJson());
     }
 
     /** Writes the records in parallel; returns when all are written, throws if one failed. */
@@ -90,13 +81,8 @@ public final class PositionStore implements Serializable {
 
     public Optional<PositionRecord> read(String topic, int partition) throws IOException {
         Path path = recordPath(topic, partition);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
-        try (FSDataInputStream in = path.getFileSystem().open(path)) {
-            in.transferTo(bytes);
-        } catch (FileNotFoundException e) {
-            return Optional.empty();
-        }
-        return Optional.of(PositionRecord.fromJson(bytes.toByteArray(), path.toString()));
+        Optional<byte[]> json = MetadataObjects.read(path);
+        return json.isPresent() ? Optional.of(PositionRecord.fromJson(json.get(), path.toString())) : Optional.empty();
     }
 
     /** Where a job without state resumes the partition, if the archive holds any of it. */
@@ -142,6 +128,9 @@ public final class PositionStore implements Serializable {
             try {
                 PendingFileRecoverable pending = uploadSerializer().deserialize(file.uploadVersion(), file.upload());
                 uploads().recoverPendingFile(pending).commitAfterRecovery();
+                if (!path.getFileSystem().exists(path)) {
+                    throw new IOException("the file is still not visible after completing its commit");
+                }
                 LOG.info("Completed the commit of {} ({}-{} offsets {}..{}, checkpoint {}), cut short before the last stop",
                         file.path(), record.topic(), record.partition(), file.firstOffset(), file.lastOffset(), record.checkpointId());
             } catch (IOException | RuntimeException e) {

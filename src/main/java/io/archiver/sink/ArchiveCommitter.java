@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 
@@ -21,7 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Commits one checkpoint's part files. Before any file becomes visible it writes, per partition, the
+ * Commits one checkpoint's part files. It first checks that this job still holds the archive's lease
+ * ({@link ArchiveLease}). Before any file becomes visible it writes, per partition, the
  * {@link PositionRecord} that names the files and the offset after them; then the file sink's committer
  * completes the uploads; then every committed file gets an INFO line and the commit metrics move. A crash
  * between the two steps leaves records whose files a stateless start completes ({@link PositionStore}).
@@ -33,18 +35,21 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     private final Committer<FileSinkCommittable> files;
     private final PositionStore positions;
+    private final ArchiveLease lease;
     private final CommitMetrics metrics;
     private ExecutorService writers;
 
-    ArchiveCommitter(Committer<FileSinkCommittable> files, PositionStore positions, MetricGroup metrics) {
+    ArchiveCommitter(Committer<FileSinkCommittable> files, PositionStore positions, ArchiveLease lease, MetricGroup metrics) {
         this.files = files;
         this.positions = positions;
+        this.lease = lease;
         this.metrics = new CommitMetrics(metrics);
     }
 
     @Override
     public void commit(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException, InterruptedException {
         long start = System.nanoTime();
+        lease.checkOwner();
         writePositions(requests);
         List<Request> delegated = new ArrayList<>(requests.size());
         for (CommitRequest<ArchiveCommittable> r : requests) {

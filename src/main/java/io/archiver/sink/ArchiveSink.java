@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 
@@ -25,7 +26,8 @@ import java.util.Collection;
  * The archive sink: Flink's two-phase-commit {@link FileSink} (its writer, rolling, writer state and
  * committer are used unchanged, so savepoints of the bare file sink restore), with committables that know
  * which offsets each part file holds and in which checkpoint it became pending. The committer uses that to
- * write the archive's position records before it commits and to log every committed file.
+ * write the archive's position records before it commits and to log every committed file. Writers renew
+ * the archive's lease and the committer checks it before every commit.
  */
 public final class ArchiveSink
         implements Sink<ArchiveRecord>,
@@ -39,23 +41,29 @@ public final class ArchiveSink
     private final FileSink<ArchiveRecord> files;
     private final StatsTrackingWriterFactory tracking;
     private final PositionStore positions;
+    private final ArchiveLease lease;
+    private final boolean bounded;
 
-    /** {@code files} must write its part files with {@code tracking}. */
-    ArchiveSink(FileSink<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions) {
+    /** {@code files} must write its part files with {@code tracking}; {@code bounded}: batch mode, no checkpoints. */
+    ArchiveSink(
+            FileSink<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions, ArchiveLease lease,
+            boolean bounded) {
         this.files = files;
         this.tracking = tracking;
         this.positions = positions;
+        this.lease = lease;
+        this.bounded = bounded;
     }
 
     @Override
     public ArchiveSinkWriter createWriter(WriterInitContext context) throws IOException {
-        return new ArchiveSinkWriter(files.createWriter(context), tracking.finishedFiles());
+        return new ArchiveSinkWriter(files.createWriter(context), tracking.finishedFiles(), lease, bounded);
     }
 
     @Override
     public StatefulSinkWriter<ArchiveRecord, FileWriterBucketState> restoreWriter(
             WriterInitContext context, Collection<FileWriterBucketState> state) throws IOException {
-        return new ArchiveSinkWriter(files.restoreWriter(context, state), tracking.finishedFiles());
+        return new ArchiveSinkWriter(files.restoreWriter(context, state), tracking.finishedFiles(), lease, bounded);
     }
 
     @Override
@@ -70,7 +78,7 @@ public final class ArchiveSink
 
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return new ArchiveCommitter(files.createCommitter(context), positions, context.metricGroup());
+        return new ArchiveCommitter(files.createCommitter(context), positions, lease, context.metricGroup());
     }
 
     @Override

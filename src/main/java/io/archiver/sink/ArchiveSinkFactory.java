@@ -3,7 +3,9 @@ package io.archiver.sink;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
+import io.archiver.config.Mode;
 import io.archiver.config.TimePartitioning;
+import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -26,7 +28,7 @@ public final class ArchiveSinkFactory {
     private ArchiveSinkFactory() {}
 
     /** The archive sink under {@code sink.path}, keeping the archive's position records. */
-    public static ArchiveSink archive(ArchiverConfig config) {
+    public static ArchiveSink archive(ArchiverConfig config, ArchiveLease lease) {
         ArchiveFormat format = config.get(SINK_FORMAT);
         JsonCompression jsonCompression = config.get(SINK_JSONL_COMPRESSION);
         PayloadFormats formats = PayloadFormats.of(config);
@@ -43,7 +45,7 @@ public final class ArchiveSinkFactory {
         StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time);
         FileSink<ArchiveRecord> files =
                 build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression));
-        return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()));
+        return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH);
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.position.ArchiveLease;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -15,7 +16,8 @@ import java.util.List;
 
 /**
  * The file sink's writer, with each pending part file's committable carrying the offsets the file holds
- * (taken from {@link FinishedFiles}). Writing, rolling and state are the file writer's own.
+ * (taken from {@link FinishedFiles}). Writing, rolling and state are the file writer's own; the writer also
+ * renews the archive's lease.
  */
 final class ArchiveSinkWriter
         implements StatefulSinkWriter<ArchiveRecord, FileWriterBucketState>,
@@ -23,14 +25,25 @@ final class ArchiveSinkWriter
 
     private final FileWriter<ArchiveRecord> files;
     private final FinishedFiles finished;
+    private final ArchiveLease lease;
+    private final boolean renewOnWrite;
 
-    ArchiveSinkWriter(FileWriter<ArchiveRecord> files, FinishedFiles finished) {
+    /**
+     * The lease is renewed at every checkpoint, so a task cut off from its JobManager (which can commit
+     * nothing more) stops renewing; {@code renewOnWrite} also renews while writing, for jobs without checkpoints.
+     */
+    ArchiveSinkWriter(FileWriter<ArchiveRecord> files, FinishedFiles finished, ArchiveLease lease, boolean renewOnWrite) {
         this.files = files;
         this.finished = finished;
+        this.lease = lease;
+        this.renewOnWrite = renewOnWrite;
     }
 
     @Override
     public void write(ArchiveRecord record, Context context) throws IOException, InterruptedException {
+        if (renewOnWrite) {
+            lease.renewIfDue();
+        }
         files.write(record, context);
     }
 
@@ -52,6 +65,7 @@ final class ArchiveSinkWriter
 
     @Override
     public List<FileWriterBucketState> snapshotState(long checkpointId) throws IOException {
+        lease.renewIfDue();
         return files.snapshotState(checkpointId);
     }
 

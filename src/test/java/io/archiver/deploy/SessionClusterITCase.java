@@ -163,7 +163,8 @@ class SessionClusterITCase {
             "-D", "restart.strategy=fixed-delay",
             "-D", "restart.attempts=20",
             "-D", "restart.delay=1 s",
-            "-D", "preflight.timeout=20 s"
+            "-D", "preflight.timeout=20 s",
+            "-D", "fencing.lease-timeout=5 s"
         };
     }
 

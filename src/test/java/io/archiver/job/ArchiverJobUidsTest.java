@@ -1,11 +1,13 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.position.ArchiveLease;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -24,8 +26,10 @@ class ArchiverJobUidsTest {
         assertThat(uidsAndNames(SETTINGS))
                 .containsExactlyInAnyOrderEntriesOf(Map.of(
                         "kafka-source", "Source: Kafka source",
+                        "archived-offset-filter", "Skip archived offsets",
                         "record-validator", "Record validator",
                         "archive-sink", "Archive sink: Writer",
+                        "archive-sink: checkpoint-ids", "Archive sink: Checkpoint ids",
                         "Sink Committer: archive-sink", "Archive sink: Committer"));
     }
 
@@ -41,7 +45,7 @@ class ArchiverJobUidsTest {
 
     private static Map<String, String> uidsAndNames(Map<String, String> settings) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        ArchiverJob.build(env, ArchiverConfig.of(settings));
+        ArchiverJob.build(env, ArchiverConfig.of(settings), new ArchiveLease("s3://bucket/archive", "run", "uids", Duration.ofMinutes(1)));
         return env.getStreamGraph().getStreamNodes().stream()
                 .collect(Collectors.toMap(StreamNode::getTransformationUID, StreamNode::getOperatorName));
     }

@@ -110,6 +110,16 @@ public final class FaultScenario implements AutoCloseable {
         job = launch(config.with(changes));
     }
 
+    /** Waits until the current job fails for good and returns why. */
+    public Throwable awaitFailure(Duration timeout) throws Exception {
+        try {
+            job.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("job " + job.getJobID() + " ended without failing");
+    }
+
     /** The topic the scenario produces to and archives. */
     public String topic() {
         return topic;

@@ -145,7 +145,8 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
                 "restart.strategy", "fixed-delay",
                 "restart.attempts", "5",
                 "restart.delay", "200 ms",
-                "preflight.timeout", "0 s"));
+                "preflight.timeout", "0 s",
+                "fencing.lease-timeout", "3 s"));
     }
 
     @Override

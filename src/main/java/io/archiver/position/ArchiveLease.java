@@ -1,0 +1,166 @@
+package io.archiver.position;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Keeps two jobs from writing one archive: {@code <root>/_archiver/lease.json} names the run (one job
+ * submission) that owns the archive. A run takes the lease before its job is submitted ({@link #acquire}),
+ * renews it while it runs ({@link #renewIfDue}, from every sink subtask) and checks it before every commit
+ * ({@link #checkOwner}). A second job fails at start while the owner renews; a lease not renewed for the
+ * lease timeout is taken over, and the old owner, should it come back, is fenced: its next renewal or
+ * commit fails before anything becomes visible.
+ */
+public final class ArchiveLease implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveLease.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long POLL_MILLIS = 500;
+
+    private final String root;
+    private final String runId;
+    private final String jobName;
+    private final long timeoutMillis;
+    private transient long lastRenewal;
+
+    public ArchiveLease(String root, String runId, String jobName, Duration timeout) {
+        this.root = root;
+        this.runId = runId;
+        this.jobName = jobName;
+        this.timeoutMillis = timeout.toMillis();
+    }
+
+    public Path path() {
+        return new Path(new Path(root), "_archiver/lease.json");
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /**
+     * Takes the lease for this run. Free or expired: taken at once. Held by another run and renewed less
+     * than the lease timeout ago: watched until it is renewed (another job is alive: fails) or expires.
+     */
+    public void acquire() throws IOException, InterruptedException {
+        Optional<Holder> current = read();
+        if (current.isPresent() && !current.get().owner.equals(runId)) {
+            Holder held = current.get();
+            long age = System.currentTimeMillis() - held.renewedAt;
+            if (age < timeoutMillis) {
+                LOG.info("The archive {} is leased by run {} of '{}' on {}, renewed {} ms ago; waiting up to {} ms for it to expire",
+                        root, held.owner, held.job, held.host, age, timeoutMillis - age);
+                awaitExpiry(held);
+            }
+            LOG.warn("Taking over the archive {} from run {} of '{}' on {} (lease not renewed for {} ms)",
+                    root, held.owner, held.job, held.host, System.currentTimeMillis() - held.renewedAt);
+        }
+        write();
+        LOG.info("Run {} holds the lease of the archive {} ({}; timeout {} ms)", runId, root, path(), timeoutMillis);
+    }
+
+    private void awaitExpiry(Holder held) throws IOException, InterruptedException {
+        long deadline = held.renewedAt + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            Thread.sleep(POLL_MILLIS);
+            Optional<Holder> now = read();
+            if (now.isPresent() && (now.get().renewedAt != held.renewedAt || !now.get().owner.equals(held.owner))) {
+                Holder live = now.get();
+                throw new LeaseException(String.format(
+                        "Another archiver job writes to %s: run %s of '%s' on %s renewed the lease %s while this job waited. "
+                                + "Two jobs on one archive would interleave their files. Stop the other job first, or give this job "
+                                + "its own sink.path.", root, live.owner, live.job, live.host, path()));
+            }
+        }
+    }
+
+    /** Renews the lease if a quarter of the timeout passed since this subtask last did; fails if fenced. */
+    public void renewIfDue() throws IOException {
+        long now = System.currentTimeMillis();
+        if (now - lastRenewal < timeoutMillis / 4) {
+            return;
+        }
+        checkOwner();
+        write();
+        lastRenewal = now;
+    }
+
+    /** Fails unless this run still holds the lease. */
+    public void checkOwner() throws IOException {
+        Optional<Holder> current = read();
+        if (current.isEmpty() || !current.get().owner.equals(runId)) {
+            String other = current.map(h -> "run " + h.owner + " of '" + h.job + "' on " + h.host).orElse("nobody (deleted)");
+            throw new LeaseException(String.format(
+                    "This job (run %s) was fenced off the archive %s: its lease %s is now held by %s. Nothing more is committed "
+                            + "by this job; another job took over after this one did not renew the lease for %d ms.",
+                    runId, root, path(), other, timeoutMillis));
+        }
+    }
+
+    private void write() throws IOException {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("format", 1);
+        n.put("owner", runId);
+        n.put("job", jobName);
+        n.put("host", host());
+        n.put("renewed_at", System.currentTimeMillis());
+        n.put("timeout_ms", timeoutMillis);
+        MetadataObjects.write(path(), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n));
+    }
+
+    private Optional<Holder> read() throws IOException {
+        Path path = path();
+        Optional<byte[]> bytes = MetadataObjects.read(path);
+        if (bytes.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode n = JSON.readTree(bytes.get());
+        if (n == null || !n.hasNonNull("owner")) {
+            throw new IOException("Unreadable archive lease " + path + ": remove it if no archiver job runs on " + root);
+        }
+        return Optional.of(new Holder(n.path("owner").asText(), n.path("job").asText(), n.path("host").asText(), n.path("renewed_at").asLong()));
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown host";
+        }
+    }
+
+    /** Who holds the lease, as read from the lease object. */
+    private static final class Holder {
+        final String owner;
+        final String job;
+        final String host;
+        final long renewedAt;
+
+        Holder(String owner, String job, String host, long renewedAt) {
+            this.owner = owner;
+            this.job = job;
+            this.host = host;
+            this.renewedAt = renewedAt;
+        }
+    }
+
+    /** The archive is leased by another run. */
+    public static final class LeaseException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LeaseException(String message) {
+            super(message);
+        }
+    }
+}

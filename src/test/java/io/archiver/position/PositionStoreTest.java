@@ -1,0 +1,98 @@
+package io.archiver.position;
+
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputStreamBasedPartFileWriter.OutputStreamBasedPendingFileRecoverable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Position records on the local filesystem: how a record becomes a resume position. */
+class PositionStoreTest {
+
+    @TempDir File dir;
+
+    @Test
+    void partitionWithoutRecordHasNoResumePosition() throws Exception {
+        assertThat(store().resumePosition("orders", 3)).isEmpty();
+    }
+
+    @Test
+    void fileWhoseCommitWasCutShortIsCommittedAndThePartitionResumesAfterTheRecord() throws Exception {
+        PositionStore store = store();
+        PositionRecord.PendingFile pending = pendingFile(store, "part-0.jsonl", 100, 149);
+        store.write(new PositionRecord("orders", 0, 150, 7, List.of(pending)));
+
+        assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).doesNotExist();
+        assertThat(store.resumePosition("orders", 0)).contains(150L);
+        assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).hasContent("records 100..149");
+    }
+
+    @Test
+    void lostUploadAfterEveryVisibleFileResumesAtItsFirstOffset() throws Exception {
+        PositionStore store = store();
+        PositionRecord.PendingFile visible = committed(store, pendingFile(store, "part-0.jsonl", 100, 149));
+        PositionRecord.PendingFile lost = pendingFile(store, "part-1.jsonl", 150, 199);
+        deleteUploads();
+        store.write(new PositionRecord("orders", 0, 200, 7, List.of(visible, lost)));
+
+        assertThat(store.resumePosition("orders", 0)).contains(150L);
+    }
+
+    @Test
+    void lostUploadBeforeAVisibleFileFailsNamingBothFiles() throws Exception {
+        PositionStore store = store();
+        PositionRecord.PendingFile lost = pendingFile(store, "part-0.jsonl", 100, 149);
+        deleteUploads();
+        PositionRecord.PendingFile visible = committed(store, pendingFile(store, "part-1.jsonl", 150, 199));
+        store.write(new PositionRecord("orders", 0, 200, 7, List.of(lost, visible)));
+
+        assertThatThrownBy(() -> store.resumePosition("orders", 0))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Cannot resume orders-0 exactly")
+                .hasMessageContaining(lost.path())
+                .hasMessageContaining(visible.path())
+                .hasMessageContaining("resume.from-archive");
+    }
+
+    private PositionStore store() {
+        return new PositionStore(dir.toURI().toString());
+    }
+
+    /** Writes a part file up to the point of its commit: pending, not visible. */
+    private PositionRecord.PendingFile pendingFile(PositionStore store, String name, long first, long last) throws IOException {
+        Path target = new Path(new Path(dir.toURI()), "topic=orders/partition=0/" + name);
+        RecoverableWriter writer = FileSystem.getLocalFileSystem().createRecoverableWriter();
+        RecoverableFsDataOutputStream out = writer.open(target);
+        byte[] content = ("records " + first + ".." + last).getBytes(StandardCharsets.UTF_8);
+        out.write(content);
+        RecoverableWriter.CommitRecoverable commit = out.closeForCommit().getRecoverable();
+        OutputStreamBasedPendingFileRecoverable pending = new OutputStreamBasedPendingFileRecoverable(commit, target, content.length);
+        return new PositionRecord.PendingFile(
+                target.toString(), first, last, last - first + 1, content.length, store.uploadVersion(), store.serializeUpload(pending));
+    }
+
+    /** Commits {@code file} as a completed checkpoint would have. */
+    private static PositionRecord.PendingFile committed(PositionStore store, PositionRecord.PendingFile file) throws IOException {
+        store.write(new PositionRecord("orders", 0, file.lastOffset() + 1, 6, List.of(file)));
+        store.resumePosition("orders", 0);
+        return file;
+    }
+
+    /** Removes the in-progress data of every pending file, as an aborted upload would. */
+    private void deleteUploads() {
+        File[] files = new File(dir, "topic=orders/partition=0").listFiles((d, n) -> n.startsWith("."));
+        for (File f : files) {
+            f.delete();
+        }
+    }
+}
