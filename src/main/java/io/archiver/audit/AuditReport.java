@@ -11,15 +11,26 @@ public final class AuditReport {
     private final List<String> leftovers;
     private final List<String> staleUploads;
     private final int recentUploads;
+    private final List<String> cutShortUploads;
 
     AuditReport(String archive, boolean deep, List<PartitionAudit> partitions, List<String> leftovers,
-            List<String> staleUploads, int recentUploads) {
+            List<String> staleUploads, int recentUploads, List<String> cutShortUploads) {
         this.archive = archive;
         this.deep = deep;
         this.partitions = partitions;
         this.leftovers = leftovers;
         this.staleUploads = staleUploads;
         this.recentUploads = recentUploads;
+        this.cutShortUploads = cutShortUploads;
+    }
+
+    /** Incomplete uploads that position records list: commits cut short, completed by the next start without state. */
+    public List<String> getCutShortCommits() {
+        return cutShortUploads;
+    }
+
+    public long getOffsetsBeyondPosition() {
+        return partitions.stream().mapToLong(PartitionAudit::getOffsetsBeyondPosition).sum();
     }
 
     public String getArchive() {
@@ -59,6 +70,7 @@ public final class AuditReport {
 
     /** True when the archive can be trusted: no gap, no duplicate, no orphan. */
     public boolean isClean() {
-        return getMissingOffsets() == 0 && getDuplicatedOffsets() == 0 && leftovers.isEmpty() && staleUploads.isEmpty();
+        return getMissingOffsets() == 0 && getDuplicatedOffsets() == 0 && getOffsetsBeyondPosition() == 0
+                && leftovers.isEmpty() && staleUploads.isEmpty();
     }
 }

@@ -15,9 +15,10 @@ public final class PartitionAudit {
     private final List<Long> missing;
     private final long duplicates;
     private final KafkaPartitionState kafka;
+    private final long position;
 
     PartitionAudit(String topic, int partition, int files, long bytes, long records, long firstOffset, long lastOffset,
-            List<Long> missing, long duplicates, KafkaPartitionState kafka) {
+            List<Long> missing, long duplicates, KafkaPartitionState kafka, long position) {
         this.topic = topic;
         this.partition = partition;
         this.files = files;
@@ -28,6 +29,20 @@ public final class PartitionAudit {
         this.missing = missing;
         this.duplicates = duplicates;
         this.kafka = kafka;
+        this.position = position;
+    }
+
+    /** Next offset of the partition's position record (where a start without state resumes), -1 without record. */
+    public long getResumeOffset() {
+        return position;
+    }
+
+    /**
+     * Archived offsets at or beyond the position record's next offset: not covered by committed state (written
+     * by a second job or copied in); 0 without record.
+     */
+    public long getOffsetsBeyondPosition() {
+        return position < 0 || lastOffset < position ? 0 : lastOffset - position + 1;
     }
 
     public String getTopic() {
@@ -92,6 +107,6 @@ public final class PartitionAudit {
     }
 
     public boolean isClean() {
-        return missing.isEmpty() && duplicates == 0;
+        return missing.isEmpty() && duplicates == 0 && getOffsetsBeyondPosition() == 0;
     }
 }

@@ -79,13 +79,13 @@ final class AuditCommand implements Callable<Integer> {
     static void printTable(PrintWriter out, AuditReport r) {
         out.printf("Audit of %s (%s)%n%n", r.getArchive(),
                 r.isDeep() ? "deep: every record read" : "fast: dense Parquet files checked by their footer");
-        out.printf("%-28s %6s %10s %10s %10s %8s %6s %10s %10s %8s %10s%n",
-                "topic-partition", "files", "records", "first", "last", "missing", "dup", "log-start", "log-end", "lag", "group");
+        out.printf("%-28s %6s %10s %10s %10s %8s %6s %10s %10s %8s %10s %10s%n",
+                "topic-partition", "files", "records", "first", "last", "missing", "dup", "log-start", "log-end", "lag", "group", "resume");
         for (PartitionAudit p : r.getPartitions()) {
-            out.printf("%-28s %6d %10d %10d %10d %8d %6d %10d %10d %8d %10d%n",
+            out.printf("%-28s %6d %10d %10d %10d %8d %6d %10d %10d %8d %10d %10s%n",
                     p.getTopic() + "-" + p.getPartition(), p.getFiles(), p.getRecords(), p.getFirstOffset(), p.getLastOffset(),
                     p.getMissingOffsets().size(), p.getDuplicatedOffsets(), p.getLogStartOffset(), p.getLogEndOffset(),
-                    p.getLag(), p.getGroupOffset());
+                    p.getLag(), p.getGroupOffset(), p.getResumeOffset() < 0 ? "-" : String.valueOf(p.getResumeOffset()));
         }
         out.println();
         for (PartitionAudit p : r.getPartitions()) {
@@ -94,6 +94,17 @@ final class AuditCommand implements Callable<Integer> {
                 out.printf("Missing from %s-%d: %s%n", p.getTopic(), p.getPartition(), m.size() > 20 ? m.subList(0, 20) + " ..." : m);
             }
         }
+        for (PartitionAudit p : r.getPartitions()) {
+            if (p.getOffsetsBeyondPosition() > 0) {
+                out.printf("Beyond the position record of %s-%d: offsets %d..%d are archived but not covered by committed state"
+                        + " (another job wrote them, or they were copied in)%n", p.getTopic(), p.getPartition(), p.getResumeOffset(), p.getLastOffset());
+            } else if (p.getResumeOffset() < 0 && p.getFiles() > 0) {
+                out.printf("No position record for %s-%d (archived by a version before 0.2): a start without state begins at kafka.start%n",
+                        p.getTopic(), p.getPartition());
+            }
+        }
+        out.printf("Commits cut short (completed by the next start without state, not orphans): %d%n", r.getCutShortCommits().size());
+        r.getCutShortCommits().forEach(u -> out.println("  " + u));
         out.printf("Orphaned multipart uploads: %d%n", r.getOrphanedUploads().size());
         r.getOrphanedUploads().forEach(u -> out.println("  " + u));
         out.printf("Leftover temporary objects: %d%n", r.getLeftovers().size());
@@ -103,9 +114,10 @@ final class AuditCommand implements Callable<Integer> {
             out.println("Verdict: CLEAN. Every record Kafka holds between the first and last archived offset of each"
                     + " partition is archived exactly once, and nothing is left orphaned.");
         } else {
-            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d orphaned uploads, %d leftover objects."
+            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d beyond the position records, %d orphaned uploads, %d leftover objects."
                             + " Run `cleanup` for orphans; see README (Audit) for gaps and duplicates.%n",
-                    r.getMissingOffsets(), r.getDuplicatedOffsets(), r.getOrphanedUploads().size(), r.getLeftovers().size());
+                    r.getMissingOffsets(), r.getDuplicatedOffsets(), r.getOffsetsBeyondPosition(), r.getOrphanedUploads().size(),
+                    r.getLeftovers().size());
         }
     }
 }

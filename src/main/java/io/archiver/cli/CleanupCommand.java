@@ -4,6 +4,7 @@ import io.archiver.audit.ArchiveFile;
 import io.archiver.audit.ArchiveScanner;
 import io.archiver.audit.IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.position.PositionStore;
 
 import org.apache.flink.core.fs.Path;
 import picocli.CommandLine.Command;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -46,8 +48,11 @@ final class CleanupCommand implements Callable<Integer> {
         Instant cutoff = Instant.now().minus(orphanAge);
         try (ArchiveAccess access = new ArchiveAccess(cfg)) {
             List<IncompleteUploads.Upload> uploads = new ArrayList<>();
+            Set<String> listed = PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).allRecords());
             for (IncompleteUploads.Upload u : access.uploads().list(cfg.sinkPath())) {
-                if (u.initiated() == null || u.initiated().isBefore(cutoff)) {
+                if (listed.contains(u.key())) {
+                    out.println("Keeping " + u + ": a position record lists it (a commit cut short, completed by the next start)");
+                } else if (u.initiated() == null || u.initiated().isBefore(cutoff)) {
                     uploads.add(u);
                 }
             }

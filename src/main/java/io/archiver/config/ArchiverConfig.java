@@ -8,6 +8,7 @@ import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -29,6 +30,8 @@ import static io.archiver.config.ArchiverOptions.*;
 public final class ArchiverConfig {
 
     private static final String REDACTED = "******";
+
+    private static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
 
     private final Map<String, String> raw;
     private final Configuration conf;
@@ -69,6 +72,13 @@ public final class ArchiverConfig {
         return KafkaPositions.start(
                 KAFKA_START.key(), get(KAFKA_START),
                 KAFKA_START_COMMITTED_FALLBACK.key(), get(KAFKA_START_COMMITTED_FALLBACK));
+    }
+
+    /** {@code fencing.lease-timeout}, by default the larger of 60 s and three checkpoint intervals. */
+    public Duration leaseTimeout() {
+        Duration threeCheckpoints = get(CHECKPOINT_INTERVAL).multipliedBy(3);
+        return conf.getOptional(FENCING_LEASE_TIMEOUT)
+                .orElse(threeCheckpoints.compareTo(DEFAULT_LEASE_TIMEOUT) > 0 ? threeCheckpoints : DEFAULT_LEASE_TIMEOUT);
     }
 
     public OffsetsInitializer stopOffsets() {
@@ -190,9 +200,9 @@ public final class ArchiverConfig {
         positive(PARALLELISM, get(PARALLELISM) == -1 || get(PARALLELISM) > 0, "-1 or a positive integer");
         positive(RESTART_ATTEMPTS, get(RESTART_ATTEMPTS) >= 0, "0 or more");
         positive(CHECKPOINT_INTERVAL, get(CHECKPOINT_INTERVAL).toMillis() >= 10, "at least 10 ms");
-        if (get(FENCING_LEASE_TIMEOUT).compareTo(get(CHECKPOINT_INTERVAL).multipliedBy(2)) < 0) {
+        if (raw.containsKey(FENCING_LEASE_TIMEOUT.key()) && leaseTimeout().compareTo(get(CHECKPOINT_INTERVAL).multipliedBy(2)) < 0) {
             throw new ConfigException(
-                    "Invalid value '" + get(FENCING_LEASE_TIMEOUT).toMillis() + " ms' for '" + FENCING_LEASE_TIMEOUT.key()
+                    "Invalid value '" + leaseTimeout().toMillis() + " ms' for '" + FENCING_LEASE_TIMEOUT.key()
                             + "': it must be at least twice '" + CHECKPOINT_INTERVAL.key() + "' (" + get(CHECKPOINT_INTERVAL).toMillis()
                             + " ms), since the lease is renewed at every checkpoint; raise it or checkpoint more often.");
         }

@@ -116,12 +116,13 @@ public final class ArchiverOptions {
     public static final ConfigOption<Duration> FENCING_LEASE_TIMEOUT =
             key("fencing.lease-timeout")
                     .durationType()
-                    .defaultValue(Duration.ofSeconds(60))
+                    .noDefaultValue()
                     .withDescription(
-                            "One job per archive: a job holds the lease <sink.path>/_archiver/lease.json and renews it at least every checkpoint. "
+                            "One job per archive: a job holds the lease <sink.path>/_archiver/lease.json and renews it at checkpoints. "
                                     + "A job started on an archive whose lease another job renewed within this time waits for it to expire "
                                     + "and fails if it is renewed meanwhile; a lease not renewed for this long is taken over and its old holder "
-                                    + "is fenced (it fails before committing anything more). At least twice checkpoint.interval.");
+                                    + "is fenced (it fails before committing anything more). Default: the larger of 60 s and 3 x checkpoint.interval; "
+                                    + "if set, at least 2 x checkpoint.interval.");
 
     public static final ConfigOption<Duration> KAFKA_PARTITION_DISCOVERY_INTERVAL =
             key("kafka.partition-discovery.interval")

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
 
-import static io.archiver.config.ArchiverOptions.FENCING_LEASE_TIMEOUT;
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
 import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
 
@@ -43,7 +42,7 @@ public final class JobLauncher {
             new Preflight(preflight).check(config);
         }
         ArchiveLease lease = new ArchiveLease(
-                config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.get(FENCING_LEASE_TIMEOUT));
+                config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
         lease.acquire();
         ArchiverJob.build(env, config, lease);
         return env;

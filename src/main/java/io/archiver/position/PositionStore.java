@@ -1,6 +1,7 @@
 package io.archiver.position;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BucketWriter;
@@ -10,14 +11,17 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,6 +87,41 @@ public final class PositionStore implements Serializable {
         Path path = recordPath(topic, partition);
         Optional<byte[]> json = MetadataObjects.read(path);
         return json.isPresent() ? Optional.of(PositionRecord.fromJson(json.get(), path.toString())) : Optional.empty();
+    }
+
+    /** Every position record of the archive: one listing per topic, one read per partition. */
+    public List<PositionRecord> allRecords() throws IOException {
+        Path positions = new Path(new Path(root), "_archiver/positions");
+        List<PositionRecord> records = new ArrayList<>();
+        FileStatus[] topics;
+        try {
+            topics = positions.getFileSystem().listStatus(positions);
+        } catch (FileNotFoundException e) {
+            return records;
+        }
+        for (FileStatus topic : topics == null ? new FileStatus[0] : topics) {
+            for (FileStatus file : positions.getFileSystem().listStatus(topic.getPath())) {
+                String name = file.getPath().getName();
+                if (name.endsWith(".json")) {
+                    read(topic.getPath().getName(), Integer.parseInt(name.substring(0, name.length() - 5))).ifPresent(records::add);
+                }
+            }
+        }
+        return records;
+    }
+
+    /**
+     * Object keys (without bucket) of the files the position records list: their uploads belong to commits
+     * a start without state completes, so they are never orphans.
+     */
+    public static Set<String> listedKeys(Collection<PositionRecord> records) {
+        Set<String> keys = new HashSet<>();
+        for (PositionRecord r : records) {
+            for (PositionRecord.PendingFile f : r.files()) {
+                keys.add(new Path(f.path()).toUri().getPath().replaceFirst("^/", ""));
+            }
+        }
+        return keys;
     }
 
     /** Where a job without state resumes the partition, if the archive holds any of it. */

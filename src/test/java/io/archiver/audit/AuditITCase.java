@@ -6,6 +6,9 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
+import io.archiver.testutils.FaultInjectingBlobStore;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.PositionProbe;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -111,6 +114,7 @@ class AuditITCase {
         TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 0, 2_000);
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("checkpoint.interval", "1 h");
+        settings.remove("fencing.lease-timeout");
         ArchiverConfig config = ArchiverConfig.of(settings);
         JobClient job = JobLauncher.environment(config).executeAsync("orphans");
         ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
@@ -128,6 +132,32 @@ class AuditITCase {
         assertThat(apply.code).as(apply.out).isZero();
         assertThat(apply.out).contains("Aborting");
         assertThat(stack.verifier(PayloadFormats.of(config)).verify(config.sinkPath()).incompleteUploads()).isEmpty();
+    }
+
+    @Test
+    void uploadsOfACommitCutShortAreNotOrphansCleanupKeepsThemAndTheNextStartCompletesThem() throws Exception {
+        FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
+        try (FaultScenario s = FaultScenario.start("audit-cut", 8_000, 2_000, Map.of("parallelism", "1"))) {
+            PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
+            s.awaitArchived(1_000);
+            faults.haltCompletesAfter(0);
+            Await.until("a commit cut short", Duration.ofMinutes(1), () -> !probe.uncommittedFiles().isEmpty(),
+                    () -> "position records " + probe.records());
+            s.cancel();
+            faults.reset();
+
+            Result audit = cli(s.config(), "audit", "--orphan-age=PT0S");
+            assertThat(audit.out).containsPattern("Commits cut short \\(completed by the next start without state, not orphans\\): [1-9]");
+            Result apply = cli(s.config(), "cleanup", "--orphan-age=PT0S", "--apply");
+            assertThat(apply.code).as(apply.out).isZero();
+            assertThat(apply.out).contains("Keeping s3://");
+
+            s.restartWithoutState(Map.of());
+            s.finish();
+            assertThat(probe.uncommittedFiles()).isEmpty();
+        } finally {
+            faults.reset();
+        }
     }
 
     // ------------------------------------------------------------------ helpers

@@ -38,6 +38,23 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void leaseTimeoutDefaultsToThreeCheckpointsAndAtLeastOneMinute() {
+        assertThat(ArchiverConfig.of(validWith("checkpoint.interval", "10 s")).leaseTimeout()).isEqualTo(java.time.Duration.ofSeconds(60));
+        assertThat(ArchiverConfig.of(valid()).leaseTimeout()).as("checkpoint.interval 30 s").isEqualTo(java.time.Duration.ofSeconds(90));
+        assertThat(ArchiverConfig.of(validWith("checkpoint.interval", "5 min")).leaseTimeout())
+                .isEqualTo(java.time.Duration.ofMinutes(15));
+    }
+
+    @Test
+    void leaseTimeoutShorterThanTwoCheckpointsNamesBothKeys() {
+        Map<String, String> settings = validWith("checkpoint.interval", "1 min");
+        settings.put("fencing.lease-timeout", "90 s");
+        assertThatThrownBy(() -> ArchiverConfig.of(settings))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'fencing.lease-timeout': it must be at least twice 'checkpoint.interval' (60000 ms)");
+    }
+
+    @Test
     void unknownKeyIsNamedWithTheNearestValidKey() {
         assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.fromat", "jsonl")))
                 .isInstanceOf(ConfigException.class)

@@ -61,8 +61,9 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     }
 
     /**
-     * The next {@code n} CompleteMultipartUpload requests are carried out, every later one is refused with 503
-     * until {@link #reset()}: commits stop in the middle of a checkpoint's files.
+     * The next {@code n} CompleteMultipartUpload requests of archive data files are carried out, every later one
+     * is refused with 503 until {@link #reset()}: commits stop in the middle of a checkpoint's files. Other
+     * uploads (Flink writes checkpoint metadata as multipart uploads too) go through, so checkpoints complete.
      */
     public void haltCompletesAfter(int n) {
         completesBeforeHalt.set(n);
@@ -103,7 +104,8 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     @Override
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload mpu, CompleteMultipartUploadRequest request) {
         maybeOutage();
-        if (completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0 || take(refuseCompletes)) {
+        boolean archiveFile = request.key() != null && request.key().contains("/topic=");
+        if ((archiveFile && completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) || take(refuseCompletes)) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(503);
         }
