@@ -26,6 +26,8 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     private final PositionStore positions;
     private transient Map<String, Map<Integer, Long>> thresholds;
     private transient Counter skipped;
+    private transient String lastPassedTopic;
+    private transient int lastPassedPartition;
 
     public ArchivedOffsetFilter(PositionStore positions) {
         this.positions = positions;
@@ -34,11 +36,18 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     @Override
     public void open(OpenContext context) {
         thresholds = new HashMap<>();
+        lastPassedTopic = null;
+        lastPassedPartition = -1;
         skipped = getRuntimeContext().getMetricGroup().counter("recordsSkippedAsArchived");
     }
 
     @Override
     public boolean filter(ArchiveRecord r) throws Exception {
+        // Records come in per-partition batches: the partition of the previous record, once past its
+        // position, needs no lookup.
+        if (r.getPartition() == lastPassedPartition && r.getTopic().equals(lastPassedTopic)) {
+            return true;
+        }
         Map<Integer, Long> topic = thresholds.computeIfAbsent(r.getTopic(), t -> new HashMap<>());
         Long threshold = topic.get(r.getPartition());
         if (threshold == null) {
@@ -50,6 +59,8 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
         }
         if (r.getOffset() >= threshold) {
             topic.put(r.getPartition(), PASSED);
+            lastPassedTopic = r.getTopic();
+            lastPassedPartition = r.getPartition();
             return true;
         }
         topic.put(r.getPartition(), threshold);

@@ -124,6 +124,11 @@ public final class PositionStore implements Serializable {
         return keys;
     }
 
+    /** The next offsets the stored records of these partitions name (partitions without record are left out). */
+    public Map<TopicPartition, Long> storedPositions(Collection<TopicPartition> partitions, ExecutorService pool) throws IOException {
+        return perPartition(partitions, pool, tp -> read(tp.topic(), tp.partition()).map(PositionRecord::nextOffset));
+    }
+
     /** Where a job without state resumes the partition, if the archive holds any of it. */
     public Optional<Long> resumePosition(String topic, int partition) throws IOException {
         Optional<PositionRecord> record = read(topic, partition);
@@ -135,24 +140,37 @@ public final class PositionStore implements Serializable {
         ExecutorService pool = Executors.newFixedThreadPool(
                 Math.max(1, Math.min(PARALLEL_REQUESTS, partitions.size())), daemon("archive-positions"));
         try {
-            Map<TopicPartition, Future<Optional<Long>>> reads = new HashMap<>();
-            for (TopicPartition tp : partitions) {
-                reads.put(tp, pool.submit(() -> resumePosition(tp.topic(), tp.partition())));
-            }
-            await(new ArrayList<>(reads.values()));
-            Map<TopicPartition, Long> positions = new HashMap<>();
-            for (Map.Entry<TopicPartition, Future<Optional<Long>>> e : reads.entrySet()) {
+            return perPartition(partitions, pool, tp -> resumePosition(tp.topic(), tp.partition()));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Runs {@code lookup} for every partition on {@code pool}; partitions it finds nothing for are left out. */
+    private static Map<TopicPartition, Long> perPartition(
+            Collection<TopicPartition> partitions, ExecutorService pool, Lookup lookup) throws IOException {
+        Map<TopicPartition, Future<Optional<Long>>> lookups = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            lookups.put(tp, pool.submit(() -> lookup.of(tp)));
+        }
+        await(new ArrayList<>(lookups.values()));
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        try {
+            for (Map.Entry<TopicPartition, Future<Optional<Long>>> e : lookups.entrySet()) {
                 e.getValue().get().ifPresent(offset -> positions.put(e.getKey(), offset));
             }
-            return positions;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("Interrupted while reading archive positions", e);
         } catch (ExecutionException e) {
             throw new IOException(e.getCause());
-        } finally {
-            pool.shutdownNow();
         }
+        return positions;
+    }
+
+    /** A position lookup of one partition. */
+    private interface Lookup {
+        Optional<Long> of(TopicPartition tp) throws IOException;
     }
 
     /** Completes the commit of every listed file that is not visible yet, then returns the record's position. */
@@ -189,7 +207,10 @@ public final class PositionStore implements Serializable {
         }
         if (beyond.isEmpty()) {
             LOG.warn("{}-{}: resuming at offset {}, the first offset of files whose upload is lost: {}",
-                    record.topic(), record.partition(), firstLost, lost.size());
+                    record.topic(), record.partition(), firstLost, pathsOf(lost));
+            List<PositionRecord.PendingFile> visible = new ArrayList<>(record.files());
+            visible.removeAll(lost);
+            write(new PositionRecord(record.topic(), record.partition(), firstLost, record.checkpointId(), visible));
             return firstLost;
         }
         throw new IOException(String.format(

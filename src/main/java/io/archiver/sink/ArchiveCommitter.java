@@ -8,6 +8,7 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -37,12 +39,17 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private final PositionStore positions;
     private final ArchiveLease lease;
     private final CommitMetrics metrics;
+    private final LogEndProbe logEnds;
+    private final Map<TopicPartition, Long> floors = new HashMap<>();
     private ExecutorService writers;
 
-    ArchiveCommitter(Committer<FileSinkCommittable> files, PositionStore positions, ArchiveLease lease, MetricGroup metrics) {
+    ArchiveCommitter(
+            Committer<FileSinkCommittable> files, PositionStore positions, ArchiveLease lease, LogEndProbe logEnds,
+            MetricGroup metrics) {
         this.files = files;
         this.positions = positions;
         this.lease = lease;
+        this.logEnds = logEnds;
         this.metrics = new CommitMetrics(metrics);
     }
 
@@ -74,6 +81,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             metrics.committed(s, bytes);
         }
         metrics.commitDuration((System.nanoTime() - start) / 1_000_000);
+        metrics.logEnds(logEnds.logEnds(metrics.partitions()));
     }
 
     /** Writes the position record of every partition with pending files in these requests. */
@@ -88,10 +96,6 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         if (byPartition.isEmpty()) {
             return;
         }
-        List<PositionRecord> records = new ArrayList<>(byPartition.size());
-        for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {
-            records.add(recordOf(partitionFiles));
-        }
         if (writers == null) {
             writers = Executors.newFixedThreadPool(WRITE_THREADS, r -> {
                 Thread t = new Thread(r, "archive-position-writer");
@@ -99,7 +103,41 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
                 return t;
             });
         }
-        positions.writeAll(records, writers);
+        List<PositionRecord> records = new ArrayList<>(byPartition.size());
+        for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {
+            records.add(recordOf(partitionFiles));
+        }
+        positions.writeAll(advancing(records), writers);
+    }
+
+    /**
+     * The records that do not move a partition's position back. Positions only advance; a commit that ends
+     * below the archive's position re-commits files of a restored older savepoint (already visible), and
+     * lowering the position would make the next stateless start archive again what is archived. The first
+     * commit of a partition in this committer reads the stored position once.
+     */
+    private List<PositionRecord> advancing(List<PositionRecord> records) throws IOException {
+        List<TopicPartition> unknown = new ArrayList<>();
+        for (PositionRecord r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            if (!floors.containsKey(tp)) {
+                unknown.add(tp);
+            }
+        }
+        floors.putAll(positions.storedPositions(unknown, writers));
+        List<PositionRecord> advancing = new ArrayList<>(records.size());
+        for (PositionRecord r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            long floor = floors.getOrDefault(tp, -1L);
+            if (r.nextOffset() < floor) {
+                LOG.info("Position of {} stays at {}: the files committed now end at {} (re-committed from an older savepoint)",
+                        tp, floor, r.nextOffset() - 1);
+            } else {
+                advancing.add(r);
+                floors.put(tp, r.nextOffset());
+            }
+        }
+        return advancing;
     }
 
     private PositionRecord recordOf(List<ArchiveCommittable> partitionFiles) throws IOException {
@@ -124,6 +162,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         if (writers != null) {
             writers.shutdownNow();
         }
+        logEnds.close();
         files.close();
     }
 
@@ -178,13 +217,16 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         }
     }
 
-    /** Commit metrics: per job files, bytes and records committed, commit duration; per partition the last archived offset. */
+    /**
+     * Commit metrics: per job files, bytes and records committed, commit duration; per partition the last
+     * archived offset and the archive lag (Kafka's log end minus the next offset to archive).
+     */
     private static final class CommitMetrics {
         private final MetricGroup group;
         private final Counter files;
         private final Counter bytes;
         private final Counter records;
-        private final Map<String, long[]> lastOffsets = new HashMap<>();
+        private final Map<TopicPartition, PartitionGauges> partitions = new HashMap<>();
         private volatile long lastCommitMillis;
 
         CommitMetrics(MetricGroup group) {
@@ -199,18 +241,37 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             files.inc();
             bytes.inc(fileBytes);
             records.inc(s.records());
-            long[] last = lastOffsets.computeIfAbsent(s.topic() + "-" + s.partition(), k -> {
-                long[] holder = {-1};
-                group.addGroup("topic", s.topic())
-                        .addGroup("partition", String.valueOf(s.partition()))
-                        .gauge("lastArchivedOffset", () -> holder[0]);
-                return holder;
+            PartitionGauges p = partitions.computeIfAbsent(new TopicPartition(s.topic(), s.partition()), tp -> {
+                PartitionGauges gauges = new PartitionGauges();
+                MetricGroup g = group.addGroup("topic", tp.topic()).addGroup("partition", String.valueOf(tp.partition()));
+                g.gauge("lastArchivedOffset", () -> gauges.lastArchived);
+                g.gauge("archiveLag", () -> gauges.logEnd < 0 ? -1 : Math.max(0, gauges.logEnd - gauges.lastArchived - 1));
+                return gauges;
             });
-            last[0] = Math.max(last[0], s.lastOffset());
+            p.lastArchived = Math.max(p.lastArchived, s.lastOffset());
+        }
+
+        Set<TopicPartition> partitions() {
+            return partitions.keySet();
+        }
+
+        void logEnds(Map<TopicPartition, Long> ends) {
+            ends.forEach((tp, end) -> {
+                PartitionGauges p = partitions.get(tp);
+                if (p != null) {
+                    p.logEnd = end;
+                }
+            });
         }
 
         void commitDuration(long millis) {
             lastCommitMillis = millis;
         }
+    }
+
+    /** What the gauges of one partition read. */
+    private static final class PartitionGauges {
+        volatile long lastArchived = -1;
+        volatile long logEnd = -1;
     }
 }

@@ -43,16 +43,18 @@ public final class ArchiveSink
     private final PositionStore positions;
     private final ArchiveLease lease;
     private final boolean bounded;
+    private final LogEndProbe logEnds;
 
     /** {@code files} must write its part files with {@code tracking}; {@code bounded}: batch mode, no checkpoints. */
     ArchiveSink(
             FileSink<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions, ArchiveLease lease,
-            boolean bounded) {
+            boolean bounded, LogEndProbe logEnds) {
         this.files = files;
         this.tracking = tracking;
         this.positions = positions;
         this.lease = lease;
         this.bounded = bounded;
+        this.logEnds = logEnds;
     }
 
     @Override
@@ -78,7 +80,7 @@ public final class ArchiveSink
 
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return new ArchiveCommitter(files.createCommitter(context), positions, lease, context.metricGroup());
+        return new ArchiveCommitter(files.createCommitter(context), positions, lease, logEnds, context.metricGroup());
     }
 
     @Override

@@ -16,6 +16,8 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.formats.parquet.ParquetWriterFactory;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 
+import java.util.Properties;
+
 import static io.archiver.config.ArchiverOptions.*;
 
 /**
@@ -45,7 +47,15 @@ public final class ArchiveSinkFactory {
         StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time);
         FileSink<ArchiveRecord> files =
                 build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression));
-        return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH);
+        return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH,
+                new LogEndProbe(kafkaClient(config)));
+    }
+
+    /** Client properties of the source (bootstrap servers and {@code kafka.properties.*}), for admin requests. */
+    private static Properties kafkaClient(ArchiverConfig config) {
+        Properties client = config.kafkaProperties();
+        client.setProperty("bootstrap.servers", config.get(KAFKA_BOOTSTRAP_SERVERS));
+        return client;
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

@@ -2,6 +2,7 @@ package io.archiver.sink;
 
 import io.archiver.config.ParquetCompression;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.EnvelopeFields;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.formats.parquet.ParquetBuilder;
@@ -33,7 +34,10 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
     @Override
     public ParquetWriter<ArchiveRecord> createWriter(OutputFile out) throws IOException {
+        // Record values are mostly unique: dictionary-encoding them hashes and compares every value until
+        // the dictionary overflows, in every new file (profiled: a quarter of the Parquet writer's time).
         return new Builder(out, formats)
+                .withDictionaryEncoding(EnvelopeFields.VALUE, false)
                 .withCompressionCodec(codec(compression))
                 .withRowGroupSize(rowGroupSize)
                 .withPageSize(pageSize)

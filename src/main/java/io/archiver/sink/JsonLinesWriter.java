@@ -11,6 +11,7 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Base64;
 import java.util.zip.GZIPOutputStream;
 
 import static io.archiver.record.EnvelopeFields.*;
@@ -25,11 +26,13 @@ import static io.archiver.record.EnvelopeFields.*;
 final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
     private static final int GZIP_BUFFER = 64 * 1024;
+    private static final Base64.Encoder BASE64 = Base64.getEncoder();
 
     private final JsonFactory json;
     private final PayloadFormats formats;
     private final GZIPOutputStream gzip;
     private final JsonGenerator out;
+    private byte[] base64 = new byte[4096];
 
     JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, boolean gzip)
             throws IOException {
@@ -84,8 +87,21 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
                 }
                 break;
             default:
-                out.writeBinary(bytes);
+                writeBase64(bytes);
         }
+    }
+
+    /**
+     * Base64 with the JDK's encoder, written as an unescaped string (base64 needs no escaping): about twice
+     * as fast as the generator's own base64 loop, which profiling showed as the largest cost of JSON Lines.
+     */
+    private void writeBase64(byte[] bytes) throws IOException {
+        int length = 4 * ((bytes.length + 2) / 3);
+        if (base64.length < length) {
+            base64 = new byte[Math.max(length, base64.length * 2)];
+        }
+        int n = BASE64.encode(bytes, base64);
+        out.writeRawUTF8String(base64, 0, n);
     }
 
     @Override

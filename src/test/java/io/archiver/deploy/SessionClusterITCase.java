@@ -42,13 +42,15 @@ class SessionClusterITCase {
     private static final PayloadFormats FORMATS = PayloadFormats.BYTES;
     private static SessionCluster cluster;
 
+    private static int prometheus;
+
     @BeforeAll
     static void startCluster() throws Exception {
         SharedStack stack = SharedStack.get();
         Map<String, String> settings = new LinkedHashMap<>();
         stack.s3().flinkSettings().forEach(settings::put);
         settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/cluster/checkpoints");
-        int prometheus = freePort();
+        prometheus = freePort();
         settings.put("metrics.reporter.prom.port", prometheus + "-" + (prometheus + 10));
         cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"), Path.of("target", "plugins"),
                 Files.createTempDirectory("session-cluster"), freePort(), settings);
@@ -81,6 +83,17 @@ class SessionClusterITCase {
 
                 assertEverythingArchivedOnce(producer, topic, root, counter);
                 assertThat(cluster.jobStatus(jobId)).isEqualTo("RUNNING");
+                Await.until("commit metrics of " + topic + " on the Prometheus endpoints", Duration.ofMinutes(1),
+                        () -> {
+                            // the reporter writes '-' in label values as '_'
+                            String metrics = prometheusMetrics();
+                            return metrics.contains("archivedFiles") && metrics.contains("lastArchivedOffset{")
+                                    && metrics.contains("topic=\"" + topic.replace('-', '_') + "\"") && metrics.matches("(?s).*archiveLag\\{[^}]*\\} 0\\.0.*");
+                        },
+                        () -> "exported TaskManager metrics: " + prometheusMetrics().lines()
+                                .filter(l -> l.startsWith("flink_taskmanager_job_task_operator") && l.indexOf('{') > 0
+                                        && l.substring(0, l.indexOf('{')).matches(".*(rchived|archiveLag).*"))
+                                .limit(12).collect(java.util.stream.Collectors.joining("\n")));
             } finally {
                 cluster.cancel(jobId);
             }
@@ -139,6 +152,23 @@ class SessionClusterITCase {
         Await.until("both topics archived after the upgrade", Duration.ofMinutes(3), () -> counter.count() >= inKafka.size());
         cluster.stopWithSavepoint(v2, "s3://" + SharedStack.BUCKET + "/cluster/savepoints");
         ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+    }
+
+    /** What the cluster's Prometheus reporters (a free port range, in place of conf/flink/config.yaml's) export right now. */
+    private static String prometheusMetrics() {
+        StringBuilder all = new StringBuilder();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        for (int port = prometheus; port <= prometheus + 10; port++) {
+            try {
+                all.append(http.send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .timeout(Duration.ofSeconds(5)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+            } catch (Exception e) {
+                // no reporter on this port
+            }
+        }
+        return all.toString();
     }
 
     /** Waits for the producer and for the archive to catch up, then checks it record by record. */

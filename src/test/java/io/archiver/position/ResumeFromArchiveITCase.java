@@ -102,6 +102,19 @@ class ResumeFromArchiveITCase {
         }
     }
 
+    @Test
+    void restoreFromASavepointOlderThanTheArchiveSkipsWhatALaterJobArchived() throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-old-savepoint", 16_000, 3_000, Map.of("parallelism", "2"))) {
+            s.awaitArchived(3_000);
+            String old = s.stopWithSavepoint();
+            s.restartWithoutState(Map.of());
+            s.awaitArchived(8_000);
+            s.cancel();
+            s.resume(old, 2);
+            s.finish();
+        }
+    }
+
     /**
      * Lets one more file commit, then refuses every commit until the position records show a checkpoint
      * whose files are partly visible. The job keeps failing its commits (and restarting) meanwhile.

@@ -1,0 +1,257 @@
+package io.archiver.bench;
+
+import io.archiver.audit.ArchiveFile;
+import io.archiver.audit.ArchiveFileReader;
+import io.archiver.audit.ArchiveScanner;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.local.EmbeddedKafka;
+import io.archiver.local.EmbeddedS3;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Latency from produce to visible in S3, and what a checkpoint costs, at a 5 s checkpoint interval, for topics
+ * of 8, 100 and 1,000 partitions (each partition is one open file per checkpoint): a producer writes a steady
+ * rate for the measured window while the archiver runs; a poller lists the archive every 200 ms and reads each
+ * new file, so a record's latency is the moment its file was first seen minus its produce time (resolution
+ * 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
+ * latency against the checkpoint interval, requests per committed file. Writes {@code target/bench/latency.md}
+ * and {@code .csv}.
+ *
+ * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=LatencyBenchmark
+ * [-Dbench.args="-Dbench.partitions=8,100,1000 -Dbench.seconds=60 -Dbench.rate=2000 -Dbench.format=parquet"]}
+ */
+public final class LatencyBenchmark {
+
+    private static final long CHECKPOINT_MS = 5_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) throws Exception {
+        String[] partitionCounts = System.getProperty("bench.partitions", "8,100,1000").split(",");
+        int seconds = Integer.getInteger("bench.seconds", 60);
+        int rate = Integer.getInteger("bench.rate", 2_000);
+        String format = System.getProperty("bench.format", "parquet");
+        Path work = Files.createTempDirectory("latency-bench");
+        RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
+        List<String> rows = new ArrayList<>();
+        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store));
+                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
+            s3.createBucket("bench");
+            Configuration fs = new Configuration();
+            s3.flinkSettings().forEach(fs::setString);
+            FileSystem.initialize(fs, PluginUtils.createPluginManagerFromRootFolder(fs));
+            for (String p : partitionCounts) {
+                rows.add(run(kafka, s3, counter[0], Integer.parseInt(p.trim()), seconds, rate, format));
+            }
+        }
+        write(rows, seconds, rate, format);
+        System.exit(0);
+    }
+
+    private static String run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, int partitions, int seconds,
+            int rate, String format) throws Exception {
+        String topic = "latency-" + partitions;
+        kafka.createTopic(topic, partitions);
+        int restPort = freePort();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        settings.put("kafka.topics", topic);
+        settings.put("kafka.start", "latest");
+        settings.put("sink.path", "s3://bench/" + topic);
+        settings.put("sink.format", format);
+        settings.put("sink.time-partitioning", "hour");
+        settings.put("parallelism", "2");
+        settings.put("checkpoint.interval", CHECKPOINT_MS + " ms");
+        settings.put("restart.strategy", "none");
+        settings.put("preflight.timeout", "0 s");
+        settings.put("flink.rest.bind-port", Integer.toString(restPort));
+        s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobClient job = JobLauncher.environment(config).executeAsync(topic);
+        Thread.sleep(2 * CHECKPOINT_MS); // let the source start at the log end and the first checkpoints pass
+
+        Poller poller = new Poller(config.sinkPath(), PayloadFormats.of(config));
+        poller.start();
+        long requestsBefore = counter.total();
+        long windowStart = System.currentTimeMillis();
+        long produced = produce(kafka.bootstrapServers(), topic, partitions, seconds, rate);
+        long deadline = System.currentTimeMillis() + 4 * CHECKPOINT_MS;
+        while (poller.seen() < produced && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+        }
+        long requests = counter.total() - requestsBefore;
+        double window = System.currentTimeMillis() - windowStart;
+        poller.stop();
+        JsonNode checkpoints = rest(restPort, "/jobs/" + job.getJobID() + "/checkpoints");
+        job.cancel().get(1, TimeUnit.MINUTES);
+
+        List<Long> latencies = poller.latencies();
+        Collections.sort(latencies);
+        long completed = checkpoints.path("counts").path("completed").asLong();
+        JsonNode duration = checkpoints.path("summary").path("end_to_end_duration");
+        double perCheckpoint = requests * CHECKPOINT_MS / window;
+        double filesPerCheckpoint = poller.newFiles() * CHECKPOINT_MS / window;
+        String row = String.format("| %,d | %,d of %,d | %.2f | %.2f | %.2f | %.2f | %d | %d | %.0f | %.0f | %.1f |",
+                partitions, latencies.size(), produced, pct(latencies, 50) / 1000.0, pct(latencies, 99) / 1000.0,
+                pct(latencies, 50) / (double) CHECKPOINT_MS, pct(latencies, 99) / (double) CHECKPOINT_MS,
+                duration.path("p50").asLong(), duration.path("max").asLong(), filesPerCheckpoint, perCheckpoint,
+                perCheckpoint / Math.max(1, filesPerCheckpoint));
+        System.out.println(row + " (" + completed + " checkpoints completed)");
+        return row;
+    }
+
+    /** Produces {@code rate} records per second (1 KiB values, keys) for {@code seconds}; returns how many. */
+    private static long produce(String bootstrap, String topic, int partitions, int seconds, int rate) throws Exception {
+        byte[] value = new byte[1024];
+        java.util.Arrays.fill(value, (byte) 'x');
+        long sent = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            long start = System.currentTimeMillis();
+            for (int tick = 0; tick < seconds * 20; tick++) {
+                for (int i = 0; i < rate / 20; i++, sent++) {
+                    producer.send(new ProducerRecord<>(topic, (int) (sent % partitions), System.currentTimeMillis(),
+                            ("k" + sent).getBytes(StandardCharsets.UTF_8), value));
+                }
+                long next = start + (tick + 1) * 50L;
+                long wait = next - System.currentTimeMillis();
+                if (wait > 0) {
+                    Thread.sleep(wait);
+                }
+            }
+            producer.flush();
+        }
+        return sent;
+    }
+
+    private static long pct(List<Long> sorted, int p) {
+        return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+    }
+
+    private static JsonNode rest(int port, String path) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(r.body());
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void write(List<String> rows, int seconds, int rate, String format) throws Exception {
+        StringBuilder md = new StringBuilder();
+        md.append("Latency and checkpoint cost, ").append(LocalDate.now()).append(": ").append(rate)
+                .append(" records/s of 1 KiB for ").append(seconds).append(" s, ").append(format)
+                .append(", hour folders, parallelism 2, checkpoints every 5 s, S3Proxy filesystem backend, ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores.\n\n")
+                .append("| partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        rows.forEach(r -> md.append(r).append('\n'));
+        Path dir = Path.of("target", "bench");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("latency.md"), md);
+        System.out.println(md);
+    }
+
+    /** Lists the archive every 200 ms and notes, for every record of every new file, when it became visible. */
+    private static final class Poller implements Runnable {
+        private final String root;
+        private final ArchiveFileReader reader;
+        private final Set<String> known = new HashSet<>();
+        private volatile int newFiles;
+        private final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+        private final Thread thread = new Thread(this, "latency-poller");
+        private volatile boolean stopped;
+
+        Poller(String root, PayloadFormats formats) {
+            this.root = root;
+            this.reader = new ArchiveFileReader(formats);
+        }
+
+        void start() throws Exception {
+            for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
+                known.add(f.path().toString());
+            }
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void run() {
+            while (!stopped) {
+                try {
+                    long now = System.currentTimeMillis();
+                    for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
+                        if (known.add(f.path().toString())) {
+                            newFiles++;
+                            for (ArchiveRecord r : reader.readAll(f.path())) {
+                                latencies.add(now - r.getTimestamp());
+                            }
+                        }
+                    }
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    System.err.println("poller: " + e);
+                }
+            }
+        }
+
+        long seen() {
+            return latencies.size();
+        }
+
+        /** Files that became visible while polling. */
+        int newFiles() {
+            return newFiles;
+        }
+
+        List<Long> latencies() {
+            return new ArrayList<>(latencies);
+        }
+
+        void stop() throws InterruptedException {
+            stopped = true;
+            thread.interrupt();
+            thread.join(10_000);
+        }
+    }
+}
