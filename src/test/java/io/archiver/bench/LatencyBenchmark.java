@@ -42,9 +42,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Latency from produce to visible in S3, and what a checkpoint costs, at a 5 s checkpoint interval, for topics
  * of 8, 100 and 1,000 partitions (each partition is one open file per checkpoint): a producer writes a steady
- * rate for the measured window while the archiver runs; a poller lists the archive every 200 ms and reads each
- * new file, so a record's latency is the moment its file was first seen minus its produce time (resolution
- * 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
+ * rate for the measured window while the archiver runs; a poller lists the archive every 200 ms (in the S3
+ * server's folder, so its listings cost no S3 request) and reads each new file, so a record's latency is the
+ * moment its file was first seen minus its produce time (resolution 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
  * latency against the checkpoint interval, requests per committed file. Writes {@code target/bench/latency.md}
  * and {@code .csv}.
  *
@@ -100,7 +100,9 @@ public final class LatencyBenchmark {
         JobClient job = JobLauncher.environment(config).executeAsync(topic);
         Thread.sleep(2 * CHECKPOINT_MS); // let the source start at the log end and the first checkpoints pass
 
-        Poller poller = new Poller(config.sinkPath(), PayloadFormats.of(config));
+        // The poller reads the S3 server's own folder: its listings must neither count as the archiver's
+        // requests nor queue behind them.
+        Poller poller = new Poller(s3.dataDir().resolve("bench").resolve(topic).toUri().toString(), PayloadFormats.of(config));
         poller.start();
         long requestsBefore = counter.total();
         long windowStart = System.currentTimeMillis();
@@ -219,10 +221,12 @@ public final class LatencyBenchmark {
                 try {
                     long now = System.currentTimeMillis();
                     for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
-                        if (known.add(f.path().toString())) {
-                            newFiles++;
-                            for (ArchiveRecord r : reader.readAll(f.path())) {
-                                latencies.add(now - r.getTimestamp());
+                        if (!known.contains(f.path().toString())) {
+                            List<ArchiveRecord> records = readIfComplete(f);
+                            if (records != null) {
+                                known.add(f.path().toString());
+                                newFiles++;
+                                records.forEach(r -> latencies.add(now - r.getTimestamp()));
                             }
                         }
                     }
@@ -232,6 +236,15 @@ public final class LatencyBenchmark {
                 } catch (Exception e) {
                     System.err.println("poller: " + e);
                 }
+            }
+        }
+
+        /** The file's records, or null while the server is still writing it (read again at the next poll). */
+        private List<ArchiveRecord> readIfComplete(ArchiveFile f) {
+            try {
+                return reader.readAll(f.path());
+            } catch (Exception e) {
+                return null;
             }
         }
 

@@ -55,7 +55,7 @@ class SoakITCase {
         List<String> schedule = new ArrayList<>();
         int parallelism = 2;
         try (FaultScenario s = FaultScenario.start("soak", records, rate,
-                Map.of("parallelism", "2", "checkpoint.interval", "2 s", "sink.time-partitioning", "hour"))) {
+                Map.of("parallelism", "2", "checkpoint.interval", "2 s", "fencing.lease-timeout", "5 s", "sink.time-partitioning", "hour"))) {
             long previous = 1;
             for (int i = 0; i < faults; i++) {
                 long target = (long) records * (i + 1) / (faults + 1) - random.nextInt(Math.max(1, records / (faults * 4)));

@@ -80,10 +80,26 @@ public final class FaultScenario implements AutoCloseable {
                 + job.getJobStatus().get(10, TimeUnit.SECONDS);
     }
 
-    /** Stops the job with a savepoint and returns its path. */
+    /**
+     * Stops the job with a savepoint and returns its path. A job still recovering from an earlier fault
+     * refuses the savepoint (not all tasks running): it is asked again until it takes one.
+     */
     public String stopWithSavepoint() throws Exception {
-        return job.stopWithSavepoint(false, "s3://" + SharedStack.BUCKET + "/savepoints/" + topic, SavepointFormatType.CANONICAL)
-                .get(2, TimeUnit.MINUTES);
+        String[] savepoint = new String[1];
+        Await.until("a savepoint of " + topic, CATCH_UP, () -> {
+            try {
+                savepoint[0] = job.stopWithSavepoint(false, "s3://" + SharedStack.BUCKET + "/savepoints/" + topic,
+                        SavepointFormatType.CANONICAL).get(2, TimeUnit.MINUTES);
+                return true;
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (org.apache.flink.util.ExceptionUtils.findThrowable(e, org.apache.flink.runtime.checkpoint.CheckpointException.class).isPresent()
+                        && !job.getJobStatus().get().isGloballyTerminalState()) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+        return savepoint[0];
     }
 
     /** Cancels the job once it has completed a checkpoint; its latest checkpoint is retained. */
