@@ -258,7 +258,8 @@ public final class PositionStore implements Serializable {
         }
     }
 
-    static java.util.concurrent.ThreadFactory daemon(String name) {
+    /** Daemon threads named {@code name}, for the small I/O pools of the position records. */
+    public static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);

@@ -97,11 +97,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             return;
         }
         if (writers == null) {
-            writers = Executors.newFixedThreadPool(WRITE_THREADS, r -> {
-                Thread t = new Thread(r, "archive-position-writer");
-                t.setDaemon(true);
-                return t;
-            });
+            writers = Executors.newFixedThreadPool(WRITE_THREADS, PositionStore.daemon("archive-position-writer"));
         }
         List<PositionRecord> records = new ArrayList<>(byPartition.size());
         for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {

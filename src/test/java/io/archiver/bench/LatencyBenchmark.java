@@ -14,8 +14,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -69,7 +67,7 @@ public final class LatencyBenchmark {
             s3.createBucket("bench");
             Configuration fs = new Configuration();
             s3.flinkSettings().forEach(fs::setString);
-            FileSystem.initialize(fs, PluginUtils.createPluginManagerFromRootFolder(fs));
+            JobLauncher.initializeFileSystems(fs);
             for (String p : partitionCounts) {
                 rows.add(run(kafka, s3, counter[0], Integer.parseInt(p.trim()), seconds, rate, format));
             }

@@ -1,13 +1,12 @@
 package io.archiver.bench;
 
 import io.archiver.audit.ArchiveScanner;
+import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.kafka.common.TopicPartition;
 
 import java.nio.charset.StandardCharsets;
@@ -46,7 +45,7 @@ public final class StartupBenchmark {
             s3.createBucket(BUCKET);
             Configuration fs = new Configuration();
             s3.flinkSettings().forEach(fs::setString);
-            FileSystem.initialize(fs, PluginUtils.createPluginManagerFromRootFolder(fs));
+            JobLauncher.initializeFileSystems(fs);
             String root = "s3://" + BUCKET + "/startup";
             long setup = System.nanoTime();
             List<TopicPartition> tps = populate(s3, root, partitions, filesPerPartition);
