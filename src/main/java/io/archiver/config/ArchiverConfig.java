@@ -209,6 +209,8 @@ public final class ArchiverConfig {
         positive(SINK_ROLL_MAX_PART_SIZE, get(SINK_ROLL_MAX_PART_SIZE).getBytes() > 0, "a positive size");
         positive(SINK_PARQUET_ROW_GROUP_SIZE, get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes() >= MemorySize.parse("64kb").getBytes(), "at least 64 kb");
         positive(SINK_PARQUET_PAGE_SIZE, get(SINK_PARQUET_PAGE_SIZE).getBytes() >= 1024, "at least 1 kb");
+        long buffers = get(SINK_PARQUET_BUFFER_MEMORY).getBytes();
+        positive(SINK_PARQUET_BUFFER_MEMORY, buffers == 0 || buffers >= MemorySize.parse("1mb").getBytes(), "0 (no bound) or at least 1 mb");
         positive(SINK_ROLL_INACTIVITY, !get(SINK_ROLL_INACTIVITY).isNegative(), "a positive duration");
         positive(SINK_ROLL_INTERVAL, !get(SINK_ROLL_INTERVAL).isNegative(), "a positive duration");
         positive(SINK_BUCKET_CHECK_INTERVAL, get(SINK_BUCKET_CHECK_INTERVAL).toMillis() > 0, "a positive duration");

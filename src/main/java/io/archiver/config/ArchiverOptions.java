@@ -213,6 +213,16 @@ public final class ArchiverOptions {
                     .defaultValue(MemorySize.parse("1mb"))
                     .withDescription("Parquet page size.");
 
+    public static final ConfigOption<MemorySize> SINK_PARQUET_BUFFER_MEMORY =
+            key("sink.parquet.buffer-memory")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128mb"))
+                    .withDescription(
+                            "Heap the open Parquet part files of one sink subtask may buffer together (pages and row groups not yet written out). "
+                                    + "When they buffer more, the files holding at least their share are closed early (smaller files, committed with "
+                                    + "the next checkpoint as usual), so memory is bounded by this setting, not by the number of partitions, time "
+                                    + "folders or the checkpoint interval. 0 removes the bound.");
+
     public static final ConfigOption<JsonCompression> SINK_JSONL_COMPRESSION =
             key("sink.jsonl.compression")
                     .enumType(JsonCompression.class)
@@ -314,6 +324,7 @@ public final class ArchiverOptions {
                     SINK_PARQUET_COMPRESSION,
                     SINK_PARQUET_ROW_GROUP_SIZE,
                     SINK_PARQUET_PAGE_SIZE,
+                    SINK_PARQUET_BUFFER_MEMORY,
                     SINK_JSONL_COMPRESSION,
                     SINK_ROLL_MAX_PART_SIZE,
                     SINK_ROLL_INACTIVITY,

@@ -12,6 +12,7 @@ import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.connector.file.sink.writer.FileWriter;
 import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -59,13 +60,20 @@ public final class ArchiveSink
 
     @Override
     public ArchiveSinkWriter createWriter(WriterInitContext context) throws IOException {
-        return new ArchiveSinkWriter(files.createWriter(context), tracking.finishedFiles(), lease, bounded);
+        return writer(files.createWriter(context), context);
     }
 
     @Override
     public StatefulSinkWriter<ArchiveRecord, FileWriterBucketState> restoreWriter(
             WriterInitContext context, Collection<FileWriterBucketState> state) throws IOException {
-        return new ArchiveSinkWriter(files.restoreWriter(context, state), tracking.finishedFiles(), lease, bounded);
+        return writer(files.restoreWriter(context, state), context);
+    }
+
+    private ArchiveSinkWriter writer(FileWriter<ArchiveRecord> fileWriter, WriterInitContext context) {
+        OpenFileMemory memory = tracking.memory();
+        context.metricGroup().gauge("partFilesBufferedBytes", memory::bufferedBytes);
+        context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);
+        return new ArchiveSinkWriter(fileWriter, tracking.finishedFiles(), lease, bounded);
     }
 
     @Override

@@ -13,7 +13,6 @@ import io.archiver.record.PayloadFormats;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.formats.parquet.ParquetWriterFactory;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 
 import java.util.Properties;
@@ -36,7 +35,7 @@ public final class ArchiveSinkFactory {
         PayloadFormats formats = PayloadFormats.of(config);
         BulkWriter.Factory<ArchiveRecord> writer =
                 format == ArchiveFormat.PARQUET
-                        ? new ParquetWriterFactory<>(
+                        ? new EnvelopeParquetWriterFactory(
                                 new EnvelopeParquetBuilder(
                                         formats,
                                         config.get(SINK_PARQUET_COMPRESSION),
@@ -44,9 +43,10 @@ public final class ArchiveSinkFactory {
                                         (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
                         : new JsonLinesWriterFactory(formats, jsonCompression == JsonCompression.GZIP);
         TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
-        StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time);
+        OpenFileMemory memory = new OpenFileMemory(config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes());
+        StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time, memory);
         FileSink<ArchiveRecord> files =
-                build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression));
+                build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression), memory);
         return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH,
                 new LogEndProbe(kafkaClient(config)));
     }
@@ -62,7 +62,7 @@ public final class ArchiveSinkFactory {
     public static FileSink<ArchiveRecord> deadLetter(ArchiverConfig config) {
         return build(
                 config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, false),
-                TimePartitioning.NONE, ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE));
+                TimePartitioning.NONE, ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE), new OpenFileMemory(0));
     }
 
     private static FileSink<ArchiveRecord> build(
@@ -70,14 +70,16 @@ public final class ArchiveSinkFactory {
             String path,
             BulkWriter.Factory<ArchiveRecord> writer,
             TimePartitioning time,
-            String suffix) {
+            String suffix,
+            OpenFileMemory memory) {
         return FileSink.forBulkFormat(new Path(path), writer)
                 .withBucketAssigner(new ArchiveBucketAssigner(time))
                 .withRollingPolicy(
                         new ArchiveRollingPolicy(
                                 config.get(SINK_ROLL_MAX_PART_SIZE).getBytes(),
                                 config.get(SINK_ROLL_INACTIVITY).toMillis(),
-                                config.get(SINK_ROLL_INTERVAL).toMillis()))
+                                config.get(SINK_ROLL_INTERVAL).toMillis(),
+                                memory))
                 .withOutputFileConfig(
                         OutputFileConfig.builder()
                                 .withPartPrefix(config.get(SINK_PART_PREFIX))

@@ -10,20 +10,30 @@ import java.io.IOException;
 
 /**
  * Wraps the format's writer factory so that every part file reports, when it is finished, which offsets it
- * holds ({@link FileStats}). The file sink and {@link ArchiveSinkWriter} share one instance per subtask (the
- * sink is deserialized as one object graph), so the writer finds the statistics in {@link #finishedFiles()}.
+ * holds ({@link FileStats}), and while it is open, how much it buffers in memory ({@link OpenFileMemory}). The
+ * file sink and {@link ArchiveSinkWriter} share one instance per subtask (the sink is deserialized as one
+ * object graph), so the writer finds the statistics in {@link #finishedFiles()}.
  */
 final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
 
+    /** How often (in records) an open file's buffered bytes are asked for. */
+    private static final int MEMORY_CHECK_RECORDS = 32;
+
     private final BulkWriter.Factory<ArchiveRecord> format;
     private final TimePartitioning time;
+    private final OpenFileMemory memory;
     private transient FinishedFiles finished;
 
-    StatsTrackingWriterFactory(BulkWriter.Factory<ArchiveRecord> format, TimePartitioning time) {
+    StatsTrackingWriterFactory(BulkWriter.Factory<ArchiveRecord> format, TimePartitioning time, OpenFileMemory memory) {
         this.format = format;
         this.time = time;
+        this.memory = memory;
+    }
+
+    OpenFileMemory memory() {
+        return memory;
     }
 
     FinishedFiles finishedFiles() {
@@ -64,6 +74,9 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             }
             last = r.getOffset();
             records++;
+            if (delegate instanceof BufferingBulkWriter && records % MEMORY_CHECK_RECORDS == 1) {
+                memory.update(bucket, ((BufferingBulkWriter<ArchiveRecord>) delegate).bufferedBytes());
+            }
         }
 
         @Override
@@ -75,6 +88,7 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
         public void finish() throws IOException {
             delegate.finish();
             if (records > 0) {
+                memory.release(bucket);
                 finished.add(bucket, new FileStats(topic, partition, first, last, records));
             }
         }

@@ -12,7 +12,6 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.formats.parquet.ParquetWriterFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.LocalInputFile;
@@ -71,7 +70,7 @@ class EnvelopeFormatsTest {
     @EnumSource(ParquetCompression.class)
     void parquetRoundTripsWithEveryCodec(ParquetCompression codec) throws Exception {
         Path file = write("a.parquet",
-                new ParquetWriterFactory<>(new EnvelopeParquetBuilder(PayloadFormats.BYTES, codec, 1 << 20, 64 * 1024)),
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, codec, 1 << 20, 64 * 1024)),
                 records());
         assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
     }
@@ -79,7 +78,7 @@ class EnvelopeFormatsTest {
     @Test
     void parquetSchemaAnnotatesConfiguredFormats() throws Exception {
         Path file = write("b.parquet",
-                new ParquetWriterFactory<>(new EnvelopeParquetBuilder(TEXT, ParquetCompression.SNAPPY, 1 << 20, 64 * 1024)),
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(TEXT, ParquetCompression.SNAPPY, 1 << 20, 64 * 1024)),
                 records().subList(0, 2));
         ParquetMetadata footer;
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(dir.resolve("b.parquet")))) {

@@ -1,0 +1,120 @@
+package io.archiver.sink;
+
+import io.archiver.record.ArchiveRecord;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+
+import java.io.IOException;
+
+/**
+ * Writes part files as Parquet with {@link EnvelopeParquetBuilder}, and tells how much each open file buffers
+ * in memory (its pages and row group not yet written), so {@link OpenFileMemory} can bound the total.
+ */
+final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final EnvelopeParquetBuilder builder;
+
+    EnvelopeParquetWriterFactory(EnvelopeParquetBuilder builder) {
+        this.builder = builder;
+    }
+
+    @Override
+    public BulkWriter<ArchiveRecord> create(FSDataOutputStream out) throws IOException {
+        return new Writer(builder.createWriter(new PartFileOutput(out)), out);
+    }
+
+    private static final class Writer implements BufferingBulkWriter<ArchiveRecord> {
+        private final ParquetWriter<ArchiveRecord> parquet;
+        private final FSDataOutputStream out;
+
+        Writer(ParquetWriter<ArchiveRecord> parquet, FSDataOutputStream out) {
+            this.parquet = parquet;
+            this.out = out;
+        }
+
+        @Override
+        public void addElement(ArchiveRecord record) throws IOException {
+            parquet.write(record);
+        }
+
+        /** Parquet writes whole row groups: there is nothing to flush before the file is finished. */
+        @Override
+        public void flush() {}
+
+        /** Writes the last row group and the footer; the file sink closes the stream when it commits. */
+        @Override
+        public void finish() throws IOException {
+            parquet.close();
+        }
+
+        @Override
+        public long bufferedBytes() {
+            // the data size counts what is written plus what is buffered
+            try {
+                return Math.max(0, parquet.getDataSize() - out.getPos());
+            } catch (IOException e) {
+                return 0;
+            }
+        }
+    }
+
+    /** The part file's stream as Parquet's output file; closing it leaves the stream to the file sink. */
+    private static final class PartFileOutput implements OutputFile {
+        private final FSDataOutputStream out;
+
+        PartFileOutput(FSDataOutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) {
+            return new PositionOutputStream() {
+                @Override
+                public long getPos() throws IOException {
+                    return out.getPos();
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    out.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    out.write(b, off, len);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    out.flush();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    out.flush();
+                }
+            };
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+            return create(blockSizeHint);
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return false;
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return 0;
+        }
+    }
+}
