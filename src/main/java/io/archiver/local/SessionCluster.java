@@ -42,6 +42,7 @@ public final class SessionCluster {
     private final Path plugins;
     private final Path logs;
     private final int restPort;
+    private final Map<String, String> settings;
     private Process jobManager;
     private final List<Process> taskManagers = new ArrayList<>();
 
@@ -74,6 +75,7 @@ public final class SessionCluster {
         merged.put("rest.bind-address", "127.0.0.1");
         merged.put("rest.port", Integer.toString(restPort));
         merged.putAll(settings);
+        this.settings = merged;
         StringBuilder yaml = new StringBuilder("# written by SessionCluster from conf/flink/config.yaml\n");
         merged.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml.toString());
@@ -100,13 +102,13 @@ public final class SessionCluster {
 
     public void startJobManager() throws Exception {
         jobManager = launch("jobmanager", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
-                "GET_JM_RESOURCE_PARAMS");
+                "GET_JM_RESOURCE_PARAMS", "env.java.opts.jobmanager");
         awaitRest(Duration.ofMinutes(2));
     }
 
     public Process startTaskManager() throws Exception {
         Process tm = launch("taskmanager-" + taskManagers.size(), "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                "GET_TM_RESOURCE_PARAMS");
+                "GET_TM_RESOURCE_PARAMS", "env.java.opts.taskmanager");
         taskManagers.add(tm);
         return tm;
     }
@@ -215,9 +217,17 @@ public final class SessionCluster {
         return m.group(1);
     }
 
-    private Process launch(String name, String mainClass, String resourceCommand) throws Exception {
+    /**
+     * Starts a JobManager or TaskManager JVM with the memory flags Flink computes for it and, as Flink's scripts
+     * do, the JVM options of {@code env.java.opts.all} and of its own {@code optsKey}.
+     */
+    private Process launch(String name, String mainClass, String resourceCommand, String optsKey) throws Exception {
         List<List<String>> params = resourceParams(resourceCommand);
-        List<String> command = java(name, mainClass, params.get(0));
+        List<String> jvm = new ArrayList<>(params.get(0));
+        for (String key : List.of("env.java.opts.all", optsKey)) {
+            Arrays.stream(settings.getOrDefault(key, "").split("\\s+")).filter(o -> !o.isEmpty()).forEach(jvm::add);
+        }
+        List<String> command = java(name, mainClass, jvm);
         command.addAll(List.of("--configDir", conf.toString()));
         command.addAll(params.get(1));
         return processBuilder(command)
@@ -314,7 +324,8 @@ public final class SessionCluster {
         }
     }
 
-    private String get(String path) throws IOException {
+    /** The body of a GET on the REST API, e.g. {@code /jobs/<id>}. */
+    public String get(String path) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create(restUrl() + path).toURL().openConnection();
         c.setConnectTimeout(2_000);
         c.setReadTimeout(5_000);

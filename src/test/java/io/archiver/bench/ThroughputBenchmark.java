@@ -22,12 +22,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -38,7 +34,6 @@ import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +41,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -70,7 +64,6 @@ import java.util.concurrent.Future;
 public final class ThroughputBenchmark {
 
     private static final int PARTITIONS = 8;
-    private static final int VALUE_BYTES = 1024;
     private static final String TOPIC = "bench";
 
     private final EmbeddedKafka kafka;
@@ -96,7 +89,7 @@ public final class ThroughputBenchmark {
             s3.flinkSettings().forEach(fs::setString);
             FileSystem.initialize(fs, PluginUtils.createPluginManagerFromRootFolder(fs));
             kafka.createTopic(TOPIC, PARTITIONS);
-            long bytes = preload(kafka.bootstrapServers(), records);
+            long bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null);
             ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);
             new BenchmarkReport(records, bytes, rounds).write(bench.run(rounds));
         }
@@ -133,34 +126,6 @@ public final class ThroughputBenchmark {
 
     private interface Measurement {
         void run(String name) throws Exception;
-    }
-
-    private static long preload(String bootstrap, int records) throws Exception {
-        Map<String, Object> props = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "1",
-                ProducerConfig.LINGER_MS_CONFIG, 20,
-                ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        Random random = new Random(42);
-        long bytes = 0;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
-            for (int i = 0; i < records; i++) {
-                byte[] value = new byte[VALUE_BYTES];
-                for (int b = 0; b < VALUE_BYTES; b++) {
-                    value[b] = (byte) ('a' + random.nextInt(26));
-                }
-                byte[] key = ("key-" + (i % 10_000)).getBytes(StandardCharsets.UTF_8);
-                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(TOPIC, i % PARTITIONS, key, value);
-                r.headers().add("source", "bench".getBytes(StandardCharsets.UTF_8));
-                r.headers().add("seq", Integer.toString(i).getBytes(StandardCharsets.UTF_8));
-                producer.send(r);
-                bytes += key.length + value.length;
-            }
-            producer.flush();
-        }
-        return bytes;
     }
 
     private void consume(String name) {
