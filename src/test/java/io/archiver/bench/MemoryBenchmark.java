@@ -165,10 +165,10 @@ public final class MemoryBenchmark {
         double seconds = job.path("duration").asLong() / 1000.0;
         String outcome = state;
         if (!"FINISHED".equals(state)) {
-            JsonNode exceptions = JSON.readTree(cluster.get("/jobs/" + jobId + "/exceptions"));
-            String root = exceptions.path("root-exception").asText("");
-            outcome = state + (root.contains("OutOfMemoryError") ? ": OutOfMemoryError"
-                    : root.isEmpty() ? "" : ": " + root.lines().findFirst().orElse(""));
+            String exceptions = cluster.get("/jobs/" + jobId + "/exceptions");
+            JsonNode first = JSON.readTree(exceptions).path("exceptionHistory").path("entries").path(0);
+            outcome = state + (exceptions.contains("OutOfMemoryError") ? ": OutOfMemoryError"
+                    : first.isMissingNode() ? "" : ": " + first.path("exceptionName").asText());
         }
         Path data = s3.dataDir().resolve("bench").resolve(name);
         long files;
