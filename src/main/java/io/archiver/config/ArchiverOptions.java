@@ -218,10 +218,11 @@ public final class ArchiverOptions {
                     .memoryType()
                     .defaultValue(MemorySize.parse("128mb"))
                     .withDescription(
-                            "Heap the open Parquet part files of one sink subtask may buffer together (pages and row groups not yet written out). "
-                                    + "When they buffer more, the files holding at least their share are closed early (smaller files, committed with "
-                                    + "the next checkpoint as usual), so memory is bounded by this setting, not by the number of partitions, time "
-                                    + "folders or the checkpoint interval. 0 removes the bound.");
+                            "Heap the open Parquet part files of one sink subtask may hold together: about 100 KB per open file plus its pages "
+                                    + "and row group not yet written out. When they hold more, the files holding at least their share are closed early "
+                                    + "(smaller files, committed with the next checkpoint as usual), so buffered data is bounded by this setting, not by "
+                                    + "the checkpoint interval or the input rate. Open files are one per partition and time folder written since the "
+                                    + "last checkpoint; if they alone exceed it, a warning names the fixes. 0 removes the bound.");
 
     public static final ConfigOption<JsonCompression> SINK_JSONL_COMPRESSION =
             key("sink.jsonl.compression")

@@ -43,7 +43,8 @@ public final class ArchiveSinkFactory {
                                         (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
                         : new JsonLinesWriterFactory(formats, jsonCompression == JsonCompression.GZIP);
         TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
-        OpenFileMemory memory = new OpenFileMemory(config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes());
+        OpenFileMemory memory = new OpenFileMemory(
+                config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), 2 * EnvelopeParquetWriterFactory.OPEN_FILE_HEAP);
         StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time, memory);
         FileSink<ArchiveRecord> files =
                 build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression), memory);
@@ -62,7 +63,7 @@ public final class ArchiveSinkFactory {
     public static FileSink<ArchiveRecord> deadLetter(ArchiverConfig config) {
         return build(
                 config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, false),
-                TimePartitioning.NONE, ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE), new OpenFileMemory(0));
+                TimePartitioning.NONE, ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE), new OpenFileMemory(0, 0));
     }
 
     private static FileSink<ArchiveRecord> build(

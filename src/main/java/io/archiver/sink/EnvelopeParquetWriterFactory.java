@@ -18,6 +18,12 @@ final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRe
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Heap of an open Parquet file's writer before its data: column writers, level encoders, statistics and
+     * the dictionaries of keys and headers. Measured at 87 KB with the default 1 MB page size.
+     */
+    static final long OPEN_FILE_HEAP = 96 * 1024;
+
     private final EnvelopeParquetBuilder builder;
 
     EnvelopeParquetWriterFactory(EnvelopeParquetBuilder builder) {
@@ -53,13 +59,13 @@ final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRe
             parquet.close();
         }
 
+        /** The writer's own heap plus its data not yet written (the data size counts written and buffered data). */
         @Override
         public long bufferedBytes() {
-            // the data size counts what is written plus what is buffered
             try {
-                return Math.max(0, parquet.getDataSize() - out.getPos());
+                return OPEN_FILE_HEAP + Math.max(0, parquet.getDataSize() - out.getPos());
             } catch (IOException e) {
-                return 0;
+                return OPEN_FILE_HEAP;
             }
         }
     }

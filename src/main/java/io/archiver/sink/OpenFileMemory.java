@@ -1,30 +1,39 @@
 package io.archiver.sink;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The heap that the open part files of one sink subtask buffer (Parquet pages and row groups not yet written
- * to the output stream), per bucket, against a budget ({@code sink.parquet.buffer-memory}). Over budget, a file
- * buffering at least its share (the total divided by the open files) is to be closed early by the rolling
- * policy: closing writes its buffers out, so memory stays bounded by the budget instead of growing with the
- * number of partitions, time folders and the checkpoint interval. The writer factory, the rolling policy and
- * the sink writer share one instance per subtask (the sink is deserialized as one object graph); used by the
- * task thread only.
+ * The heap that the open part files of one sink subtask hold (a Parquet file's writer, plus its pages and row
+ * group not yet written to the output stream), per bucket, against a budget ({@code sink.parquet.buffer-memory}).
+ * Over budget, a file holding at least its share (the total divided by the open files) and at least {@code
+ * minimumToClose} is to be closed early by the rolling policy: closing writes its buffers out, so memory stays
+ * bounded by the budget instead of growing with the checkpoint interval. Files too small to be worth closing
+ * (their heap is the writer itself, which the next record would open again) are not closed: when they alone
+ * exceed the budget, that is logged once with the fixes. The writer factory, the rolling policy and the sink
+ * writer share one instance per subtask (the sink is deserialized as one object graph); used by the task
+ * thread only.
  */
 final class OpenFileMemory implements Serializable {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(OpenFileMemory.class);
 
     private final long budgetBytes;
+    private final long minimumToClose;
     private transient Map<String, Long> buffered;
     private transient long total;
     private transient long closedEarly;
+    private transient boolean warned;
 
     /** {@code budgetBytes} 0: no bound, buffers are only tracked. */
-    OpenFileMemory(long budgetBytes) {
+    OpenFileMemory(long budgetBytes, long minimumToClose) {
         this.budgetBytes = budgetBytes;
+        this.minimumToClose = minimumToClose;
     }
 
     private Map<String, Long> buffered() {
@@ -57,11 +66,26 @@ final class OpenFileMemory implements Serializable {
             return false;
         }
         Long bytes = buffered().get(bucket);
-        if (bytes == null || bytes == 0 || bytes * buffered.size() < total) {
+        if (bytes == null || bytes * buffered.size() < total) {
+            return false;
+        }
+        if (bytes < minimumToClose) {
+            warnOnce();
             return false;
         }
         closedEarly++;
         return true;
+    }
+
+    private void warnOnce() {
+        if (!warned) {
+            warned = true;
+            LOG.warn("The {} open Parquet files of this sink subtask hold {} MB of heap, more than sink.parquet.buffer-memory ({} MB), "
+                            + "though none holds enough data to be worth closing early: each open file costs about 100 KB before its data. "
+                            + "Raise sink.parquet.buffer-memory and the TaskManager heap, raise the parallelism, or use a coarser "
+                            + "sink.time-partitioning, so that fewer files are open per subtask.",
+                    buffered.size(), total >> 20, budgetBytes >> 20);
+        }
     }
 
     /** Bytes the open files buffer together. */

@@ -110,7 +110,6 @@ public final class MemoryBenchmark {
     private Map<String, List<Run>> run(int rounds) throws Exception {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put("buffers bounded, 128 mb per subtask (default)", Map.of());
-        variants.put("buffers bounded, 32 mb per subtask", Map.of("sink.parquet.buffer-memory", "32 mb"));
         variants.put("no bound (buffer-memory 0; before)", Map.of("sink.parquet.buffer-memory", "0"));
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {

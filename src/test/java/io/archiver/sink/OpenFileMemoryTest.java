@@ -22,7 +22,7 @@ class OpenFileMemoryTest {
 
     @Test
     void withinTheBudgetNoFileIsClosed() {
-        OpenFileMemory memory = new OpenFileMemory(1_000);
+        OpenFileMemory memory = new OpenFileMemory(1_000, 0);
         memory.update("a", 600);
         memory.update("b", 400);
         assertThat(memory.shouldClose("a")).isFalse();
@@ -32,7 +32,7 @@ class OpenFileMemoryTest {
 
     @Test
     void overTheBudgetOnlyFilesHoldingAtLeastTheirShareAreClosed() {
-        OpenFileMemory memory = new OpenFileMemory(1_000);
+        OpenFileMemory memory = new OpenFileMemory(1_000, 0);
         memory.update("a", 900);
         memory.update("b", 100);
         memory.update("c", 200);
@@ -49,7 +49,7 @@ class OpenFileMemoryTest {
 
     @Test
     void updatesReplaceAFilesFormerFigure() {
-        OpenFileMemory memory = new OpenFileMemory(1_000);
+        OpenFileMemory memory = new OpenFileMemory(1_000, 0);
         memory.update("a", 800);
         memory.update("a", 1_200);
         assertThat(memory.bufferedBytes()).isEqualTo(1_200);
@@ -57,15 +57,27 @@ class OpenFileMemoryTest {
     }
 
     @Test
+    void filesHoldingTooLittleToBeWorthClosingStayOpenEvenOverBudget() {
+        OpenFileMemory memory = new OpenFileMemory(1_000, 500);
+        for (int i = 0; i < 5; i++) {
+            memory.update("small-" + i, 300);
+        }
+        assertThat(memory.shouldClose("small-0")).isFalse();
+        memory.update("big", 800);
+        assertThat(memory.shouldClose("big")).isTrue();
+        assertThat(memory.filesClosedEarly()).isEqualTo(1);
+    }
+
+    @Test
     void aZeroBudgetOnlyTracks() {
-        OpenFileMemory memory = new OpenFileMemory(0);
+        OpenFileMemory memory = new OpenFileMemory(0, 0);
         memory.update("a", Long.MAX_VALUE / 2);
         assertThat(memory.shouldClose("a")).isFalse();
     }
 
     @Test
     void theRollingPolicyClosesTheFileThatHoldsTooMuchOnItsNextRecordAndOnTheTimer() throws Exception {
-        OpenFileMemory memory = new OpenFileMemory(1_000);
+        OpenFileMemory memory = new OpenFileMemory(1_000, 0);
         ArchiveRollingPolicy policy = new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0, memory);
         memory.update("big", 1_500);
         memory.update("small", 10);
@@ -78,7 +90,7 @@ class OpenFileMemoryTest {
 
     @Test
     void parquetPartFilesReportTheirBuffersToTheSubtasksMemory() throws Exception {
-        OpenFileMemory memory = new OpenFileMemory(0);
+        OpenFileMemory memory = new OpenFileMemory(0, 0);
         StatsTrackingWriterFactory factory = new StatsTrackingWriterFactory(
                 new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 8 << 20, 64 * 1024)),
                 io.archiver.config.TimePartitioning.NONE, memory);
