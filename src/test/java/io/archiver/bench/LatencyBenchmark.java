@@ -33,6 +33,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -43,11 +44,11 @@ import java.util.concurrent.TimeUnit;
  * rate for the measured window while the archiver runs; a poller lists the archive every 200 ms (in the S3
  * server's folder, so its listings cost no S3 request) and reads each new file, so a record's latency is the
  * moment its file was first seen minus its produce time (resolution 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
- * latency against the checkpoint interval, requests per committed file. Writes {@code target/bench/latency.md}
- * and {@code .csv}.
+ * latency against the checkpoint interval, requests per committed file. Each partition count is measured in
+ * {@code bench.rounds} windows (median, min–max). Writes {@code target/bench/latency.md} and {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=LatencyBenchmark
- * [-Dbench.args="-Dbench.partitions=8,100,1000 -Dbench.seconds=60 -Dbench.rate=2000 -Dbench.format=parquet"]}
+ * [-Dbench.args="-Dbench.latency.partitions=8,100,1000 -Dbench.latency.seconds=60 -Dbench.latency.rate=2000 -Dbench.latency.format=parquet"]}
  */
 public final class LatencyBenchmark {
 
@@ -55,13 +56,20 @@ public final class LatencyBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) throws Exception {
-        String[] partitionCounts = System.getProperty("bench.partitions", "8,100,1000").split(",");
-        int seconds = Integer.getInteger("bench.seconds", 60);
-        int rate = Integer.getInteger("bench.rate", 2_000);
-        String format = System.getProperty("bench.format", "parquet");
+        run();
+        System.exit(0);
+    }
+
+    /** Runs the benchmark and writes its report under {@code target/bench}. */
+    static void run() throws Exception {
+        String[] partitionCounts = System.getProperty("bench.latency.partitions", "8,100,1000").split(",");
+        int seconds = Integer.getInteger("bench.latency.seconds", 60);
+        int rate = Integer.getInteger("bench.latency.rate", 2_000);
+        String format = System.getProperty("bench.latency.format", "parquet");
+        int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("latency-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
-        List<String> rows = new ArrayList<>();
+        Map<Integer, List<Window>> windows = new LinkedHashMap<>();
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store));
                 EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
             s3.createBucket("bench");
@@ -69,16 +77,23 @@ public final class LatencyBenchmark {
             s3.flinkSettings().forEach(fs::setString);
             JobLauncher.initializeFileSystems(fs);
             for (String p : partitionCounts) {
-                rows.add(run(kafka, s3, counter[0], Integer.parseInt(p.trim()), seconds, rate, format));
+                int partitions = Integer.parseInt(p.trim());
+                for (int round = 0; round < rounds; round++) {
+                    windows.computeIfAbsent(partitions, k -> new ArrayList<>())
+                            .add(run(kafka, s3, counter[0], partitions, round, seconds, rate, format));
+                }
             }
         }
-        write(rows, seconds, rate, format);
-        System.exit(0);
+        write(windows, seconds, rate, format, rounds);
     }
 
-    private static String run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, int partitions, int seconds,
-            int rate, String format) throws Exception {
-        String topic = "latency-" + partitions;
+    /** One measured window: latency percentiles (s), checkpoint durations (ms), files and requests per checkpoint. */
+    record Window(long seen, long produced, double p50, double p99, long checkpointP50, long checkpointMax,
+            double filesPerCheckpoint, double requestsPerCheckpoint) {}
+
+    private static Window run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, int partitions, int round,
+            int seconds, int rate, String format) throws Exception {
+        String topic = "latency-" + partitions + "-" + round;
         kafka.createTopic(topic, partitions);
         int restPort = freePort();
         Map<String, String> settings = new LinkedHashMap<>();
@@ -121,13 +136,10 @@ public final class LatencyBenchmark {
         JsonNode duration = checkpoints.path("summary").path("end_to_end_duration");
         double perCheckpoint = requests * CHECKPOINT_MS / window;
         double filesPerCheckpoint = poller.newFiles() * CHECKPOINT_MS / window;
-        String row = String.format("| %,d | %,d of %,d | %.2f | %.2f | %.2f | %.2f | %d | %d | %.0f | %.0f | %.1f |",
-                partitions, latencies.size(), produced, pct(latencies, 50) / 1000.0, pct(latencies, 99) / 1000.0,
-                pct(latencies, 50) / (double) CHECKPOINT_MS, pct(latencies, 99) / (double) CHECKPOINT_MS,
-                duration.path("p50").asLong(), duration.path("max").asLong(), filesPerCheckpoint, perCheckpoint,
-                perCheckpoint / Math.max(1, filesPerCheckpoint));
-        System.out.println(row + " (" + completed + " checkpoints completed)");
-        return row;
+        Window w = new Window(latencies.size(), produced, pct(latencies, 50) / 1000.0, pct(latencies, 99) / 1000.0,
+                duration.path("p50").asLong(), duration.path("max").asLong(), filesPerCheckpoint, perCheckpoint);
+        System.out.println(partitions + " partitions, round " + round + ": " + w + " (" + completed + " checkpoints completed)");
+        return w;
     }
 
     /** Produces {@code rate} records per second (1 KiB values, keys) for {@code seconds}; returns how many. */
@@ -175,19 +187,52 @@ public final class LatencyBenchmark {
         }
     }
 
-    private static void write(List<String> rows, int seconds, int rate, String format) throws Exception {
+    private static void write(Map<Integer, List<Window>> windows, int seconds, int rate, String format, int rounds)
+            throws Exception {
         StringBuilder md = new StringBuilder();
-        md.append("Latency and checkpoint cost, ").append(LocalDate.now()).append(": ").append(rate)
+        md.append("# Latency and checkpoint cost, ").append(LocalDate.now()).append("\n\n").append(rate)
                 .append(" records/s of 1 KiB for ").append(seconds).append(" s, ").append(format)
                 .append(", hour folders, parallelism 2, checkpoints every 5 s, S3Proxy filesystem backend, ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores.\n\n")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
+                .append(" windows (min–max), each on a fresh topic.\n\n")
                 .append("| partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
-        rows.forEach(r -> md.append(r).append('\n'));
+        StringBuilder csv = new StringBuilder(
+                "partitions,window,records_seen,records_produced,p50_s,p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
+        for (Map.Entry<Integer, List<Window>> e : windows.entrySet()) {
+            List<Window> ws = e.getValue();
+            double files = median(ws, Window::filesPerCheckpoint);
+            double requests = median(ws, Window::requestsPerCheckpoint);
+            md.append(String.format("| %,d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f |%n",
+                    e.getKey(), median(ws, Window::seen), median(ws, Window::produced),
+                    median(ws, Window::p50), min(ws, Window::p50), max(ws, Window::p50),
+                    median(ws, Window::p99), min(ws, Window::p99), max(ws, Window::p99),
+                    median(ws, Window::p50) * 1000 / CHECKPOINT_MS, median(ws, Window::p99) * 1000 / CHECKPOINT_MS,
+                    median(ws, Window::checkpointP50), median(ws, Window::checkpointMax), files, requests,
+                    requests / Math.max(1, files)));
+            for (int i = 0; i < ws.size(); i++) {
+                Window w = ws.get(i);
+                csv.append(String.format("%d,%d,%d,%d,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey(), i, w.seen(), w.produced(), w.p50(),
+                        w.p99(), w.checkpointP50(), w.checkpointMax(), w.filesPerCheckpoint(), w.requestsPerCheckpoint()));
+            }
+        }
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("latency.md"), md);
+        Files.writeString(dir.resolve("latency.csv"), csv);
         System.out.println(md);
+    }
+
+    private static double median(List<Window> windows, ToDoubleFunction<Window> f) {
+        return BenchmarkReport.median(windows.stream().map(f::applyAsDouble).toList());
+    }
+
+    private static double min(List<Window> windows, ToDoubleFunction<Window> f) {
+        return windows.stream().mapToDouble(f).min().orElse(0);
+    }
+
+    private static double max(List<Window> windows, ToDoubleFunction<Window> f) {
+        return windows.stream().mapToDouble(f).max().orElse(0);
     }
 
     /** Lists the archive every 200 ms and notes, for every record of every new file, when it became visible. */

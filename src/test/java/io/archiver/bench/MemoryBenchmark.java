@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * Writes {@code target/bench/memory.md} and {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests verify exec:exec@bench -Dbench.class=MemoryBenchmark
- * [-Dbench.args="-Dbench.records=1000000 -Dbench.partitions=1000 -Dbench.hours=3 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.memory.records=200000 -Dbench.memory.partitions=1000 -Dbench.memory.hours=3 -Dbench.rounds=3"]}
  */
 public final class MemoryBenchmark {
 
@@ -67,9 +67,15 @@ public final class MemoryBenchmark {
             double pauseMs, int pauses, int fullGcs, long files) {}
 
     public static void main(String[] args) throws Exception {
-        int partitions = Integer.getInteger("bench.partitions", 1_000);
-        long records = Long.getLong("bench.records", 1_000_000L);
-        int hours = Integer.getInteger("bench.hours", 3);
+        run();
+        System.exit(0);
+    }
+
+    /** Runs the benchmark and writes its report under {@code target/bench}. */
+    static void run() throws Exception {
+        int partitions = Integer.getInteger("bench.memory.partitions", 1_000);
+        long records = Long.getLong("bench.memory.records", 200_000L);
+        int hours = Integer.getInteger("bench.memory.hours", 3);
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("memory-bench");
         Path gcLog = work.resolve("taskmanager-gc.log");
@@ -104,7 +110,6 @@ public final class MemoryBenchmark {
                 cluster.stop();
             }
         }
-        System.exit(0);
     }
 
     private Map<String, List<Run>> run(int rounds) throws Exception {

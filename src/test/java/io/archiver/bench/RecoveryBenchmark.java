@@ -37,7 +37,7 @@ import java.util.function.BooleanSupplier;
  * One warm-up round, then the median (min–max). Writes {@code target/bench/recovery.md} and {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=RecoveryBenchmark
- * [-Dbench.args="-Dbench.partitions=1000 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.recovery.partitions=1000 -Dbench.rounds=3"]}
  */
 public final class RecoveryBenchmark {
 
@@ -60,7 +60,13 @@ public final class RecoveryBenchmark {
     record Run(double first, double all, double leaseWait) {}
 
     public static void main(String[] args) throws Exception {
-        int partitions = Integer.getInteger("bench.partitions", 1_000);
+        run();
+        System.exit(0);
+    }
+
+    /** Runs the benchmark and writes its report under {@code target/bench}. */
+    static void run() throws Exception {
+        int partitions = Integer.getInteger("bench.recovery.partitions", 1_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("recovery-bench");
         Map<String, List<Run>> runs = new LinkedHashMap<>();
@@ -83,7 +89,6 @@ public final class RecoveryBenchmark {
             }
         }
         write(runs, partitions, rounds);
-        System.exit(0);
     }
 
     private Run runOnce(String name, boolean fromSavepoint) throws Exception {

@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
  * {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=StartupBenchmark
- * [-Dbench.args="-Dbench.partitions=1000 -Dbench.files-per-partition=100 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.startup.partitions=1000 -Dbench.startup.files-per-partition=100 -Dbench.rounds=3"]}
  */
 public final class StartupBenchmark {
 
@@ -36,8 +36,14 @@ public final class StartupBenchmark {
     private static final long RECORDS_PER_FILE = 1_000;
 
     public static void main(String[] args) throws Exception {
-        int partitions = Integer.getInteger("bench.partitions", 1_000);
-        int filesPerPartition = Integer.getInteger("bench.files-per-partition", 100);
+        run();
+        System.exit(0);
+    }
+
+    /** Runs the benchmark and writes its report under {@code target/bench}. */
+    static void run() throws Exception {
+        int partitions = Integer.getInteger("bench.startup.partitions", 1_000);
+        int filesPerPartition = Integer.getInteger("bench.startup.files-per-partition", 100);
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("startup-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
@@ -66,7 +72,6 @@ public final class StartupBenchmark {
             }));
             write(results, partitions, filesPerPartition, rounds);
         }
-        System.exit(0);
     }
 
     /**
@@ -117,7 +122,7 @@ public final class StartupBenchmark {
         Result baseline = results.get(results.size() - 1);
         StringBuilder md = new StringBuilder();
         StringBuilder csv = new StringBuilder("variant,seconds_median,seconds_min,seconds_max,s3_requests,time_vs_baseline\n");
-        md.append("Startup benchmark, ").append(LocalDate.now()).append(": ").append(partitions).append(" partitions, ")
+        md.append("# Start-up without a checkpoint, ").append(LocalDate.now()).append("\n\n").append(partitions).append(" partitions, ")
                 .append(partitions * filesPerPartition).append(" archived files (").append(filesPerPartition)
                 .append(" per partition), S3Proxy ").append("filesystem backend, ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, Java ").append(System.getProperty("java.version")).append(". Median of ").append(rounds)

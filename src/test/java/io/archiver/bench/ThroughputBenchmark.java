@@ -59,7 +59,7 @@ import java.util.concurrent.Future;
  * included. One warm-up round is discarded; each figure is the median of the measured rounds with min and max.
  * Writes {@code target/bench/throughput.md}, {@code .csv} and {@code .png}.
  *
- * <p>{@code mvn -q -DskipTests package exec:exec@bench [-Dbench.records=2000000 -Dbench.rounds=3]}
+ * <p>{@code mvn -q -DskipTests package exec:exec@bench [-Dbench.throughput.records=2000000 -Dbench.rounds=3]}
  */
 public final class ThroughputBenchmark {
 
@@ -79,7 +79,13 @@ public final class ThroughputBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        int records = Integer.getInteger("bench.records", 2_000_000);
+        run();
+        System.exit(0);
+    }
+
+    /** Runs the benchmark and writes its report under {@code target/bench}. */
+    static void run() throws Exception {
+        int records = Integer.getInteger("bench.throughput.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         java.nio.file.Path work = Files.createTempDirectory("bench");
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
@@ -93,7 +99,6 @@ public final class ThroughputBenchmark {
             ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);
             new BenchmarkReport(records, bytes, rounds).write(bench.run(rounds));
         }
-        System.exit(0);
     }
 
     private Map<String, List<Double>> run(int rounds) throws Exception {

@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 
 /**
  * Produces deterministic records to a topic and returns what Kafka acknowledged, as the envelopes the
@@ -29,11 +31,31 @@ public final class TestRecords {
 
     public static List<ArchiveRecord> produce(String bootstrap, String topic, int partitions, int first, int count)
             throws Exception {
+        return produce(bootstrap, first, count, i -> record(topic, i % partitions, i));
+    }
+
+    /** Like {@link #produce}, with every value replaced by {@code valueBytes} random letters. */
+    public static List<ArchiveRecord> produceLargeValues(String bootstrap, String topic, int partitions, int count, int valueBytes)
+            throws Exception {
+        Random random = new Random(count);
+        return produce(bootstrap, 0, count, i -> {
+            ArchiveRecord r = record(topic, i % partitions, i);
+            byte[] value = new byte[valueBytes];
+            for (int b = 0; b < valueBytes; b++) {
+                value[b] = (byte) ('a' + random.nextInt(26));
+            }
+            r.setValue(value);
+            return r;
+        });
+    }
+
+    private static List<ArchiveRecord> produce(String bootstrap, int first, int count, IntFunction<ArchiveRecord> records)
+            throws Exception {
         List<ArchiveRecord> sent = new ArrayList<>(count);
         List<Future<RecordMetadata>> acks = new ArrayList<>(count);
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             for (int i = first; i < first + count; i++) {
-                ArchiveRecord r = record(topic, i % partitions, i);
+                ArchiveRecord r = records.apply(i);
                 sent.add(r);
                 acks.add(producer.send(toProducerRecord(r)));
             }
