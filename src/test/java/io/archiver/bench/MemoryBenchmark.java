@@ -25,16 +25,20 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Memory with many partitions: the job jar on a real session cluster whose one TaskManager has a 1 GiB heap
- * (2 slots, parallelism 2), archiving a pre-loaded topic of 1,000 partitions as Parquet in hour folders, the
- * record timestamps spread over the last hours so every partition has several time folders open at once.
+ * Memory with a capped heap: the job jar on a real session cluster whose one TaskManager has a 1 GiB heap
+ * (2 slots, parallelism 2), archiving a pre-loaded topic as Parquet in hour folders, the record timestamps
+ * spread over the last hours so every partition has several time folders open at once. Two cases: 1,000
+ * partitions (thousands of open files holding little data each) and 24 partitions with more data (72 open
+ * files that could each buffer a 32 MB row group), each on a fresh stack and cluster, with the buffer budget
+ * at its default and with no bound.
  * Each variant runs the job bounded at the topic's end; the TaskManager's GC log gives peak heap (before a
  * collection), peak live heap (after one), pause time and full collections; the REST API gives the job's
  * duration and, when it fails, why. One warm-up run, then the median (min–max) of the measured rounds.
  * Writes {@code target/bench/memory.md} and {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests verify exec:exec@bench -Dbench.class=MemoryBenchmark
- * [-Dbench.args="-Dbench.memory.records=200000 -Dbench.memory.partitions=1000 -Dbench.memory.hours=3 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.memory.cases=1000:200000,24:1000000 -Dbench.memory.hours=3 -Dbench.rounds=3"]}
+ * ({@code cases}: partitions:records, comma-separated)
  */
 public final class MemoryBenchmark {
 
@@ -73,10 +77,27 @@ public final class MemoryBenchmark {
 
     /** Runs the benchmark and writes its report under {@code target/bench}. */
     static void run() throws Exception {
-        int partitions = Integer.getInteger("bench.memory.partitions", 1_000);
-        long records = Long.getLong("bench.memory.records", 200_000L);
+        // partitions:records per case: many open files with little data each, and few open files with much
+        String cases = System.getProperty("bench.memory.cases", "1000:200000,24:1000000");
         int hours = Integer.getInteger("bench.memory.hours", 3);
         int rounds = Integer.getInteger("bench.rounds", 3);
+        StringBuilder md = new StringBuilder("# Memory with a 1 GiB TaskManager heap, " + LocalDate.now() + "\n\n");
+        StringBuilder csv = new StringBuilder(
+                "partitions,variant,finished_runs,median_s,min_s,max_s,records_per_s,peak_heap_mb,peak_live_mb,gc_pause_ms,gc_share,full_gcs,files\n");
+        for (String c : cases.split(",")) {
+            String[] pr = c.trim().split(":");
+            runCase(Integer.parseInt(pr[0]), Long.parseLong(pr[1]), hours, rounds, md, csv);
+        }
+        Path dir = Path.of("target", "bench");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("memory.md"), md);
+        Files.writeString(dir.resolve("memory.csv"), csv);
+        System.out.println(md);
+    }
+
+    /** One topic on a fresh stack and session cluster: every variant, {@code rounds} times after a warm-up. */
+    private static void runCase(int partitions, long records, int hours, int rounds, StringBuilder md, StringBuilder csv)
+            throws Exception {
         Path work = Files.createTempDirectory("memory-bench");
         Path gcLog = work.resolve("taskmanager-gc.log");
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
@@ -104,8 +125,7 @@ public final class MemoryBenchmark {
             try {
                 cluster.start(1);
                 MemoryBenchmark bench = new MemoryBenchmark(kafka, s3, cluster, gcLog, topic, records, bytes);
-                Map<String, List<Run>> runs = bench.run(rounds);
-                write(runs, partitions, records, bytes, hours, rounds);
+                write(bench.run(rounds), partitions, records, bytes, hours, rounds, md, csv);
             } finally {
                 cluster.stop();
             }
@@ -115,7 +135,7 @@ public final class MemoryBenchmark {
     private Map<String, List<Run>> run(int rounds) throws Exception {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put("buffers bounded, 128 mb per subtask (default)", Map.of());
-        variants.put("no bound (buffer-memory 0; before)", Map.of("sink.parquet.buffer-memory", "0"));
+        variants.put("no bound (buffer-memory 0)", Map.of("sink.parquet.buffer-memory", "0"));
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
@@ -170,9 +190,11 @@ public final class MemoryBenchmark {
         String outcome = state;
         if (!"FINISHED".equals(state)) {
             String exceptions = cluster.get("/jobs/" + jobId + "/exceptions");
-            JsonNode first = JSON.readTree(exceptions).path("exceptionHistory").path("entries").path(0);
-            outcome = state + (exceptions.contains("OutOfMemoryError") ? ": OutOfMemoryError"
-                    : first.isMissingNode() ? "" : ": " + first.path("exceptionName").asText());
+            String trace = JSON.readTree(exceptions).path("exceptionHistory").path("entries").path(0).path("stacktrace").asText("");
+            // the deepest cause names what went wrong
+            String cause = trace.lines().filter(l -> l.startsWith("Caused by: ")).reduce((a, b) -> b)
+                    .orElse(trace.lines().findFirst().orElse("")).replaceFirst("^Caused by: ", "");
+            outcome = state + ": " + (cause.length() > 120 ? cause.substring(0, 120) + "…" : cause);
         }
         Path data = s3.dataDir().resolve("bench").resolve(name);
         long files;
@@ -229,12 +251,10 @@ public final class MemoryBenchmark {
         }
     }
 
-    private static void write(Map<String, List<Run>> runs, int partitions, long records, long bytes, int hours, int rounds)
-            throws IOException {
-        StringBuilder md = new StringBuilder();
-        md.append("# Memory with many partitions, ").append(LocalDate.now()).append("\n\n")
-                .append(String.format("%,d records of 1 KiB (%.0f MB) over %,d partitions, timestamps spread over %d hours, ",
-                        records, bytes / 1e6, partitions, hours))
+    private static void write(Map<String, List<Run>> runs, int partitions, long records, long bytes, int hours, int rounds,
+            StringBuilder md, StringBuilder csv) {
+        md.append(String.format("## %,d partitions\n\n%,d records of 1 KiB (%.0f MB) over %,d partitions, timestamps spread over %d hours, ",
+                        partitions, records, bytes / 1e6, partitions, hours))
                 .append("Parquet (snappy) in hour folders, parallelism 2 on one TaskManager with a 1 GiB heap (G1), checkpoints every 30 s, ")
                 .append("bounded at the topic's end; Flink 2.2.0 session cluster, Kafka 4.2.0 and S3Proxy in another JVM, ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
@@ -242,31 +262,32 @@ public final class MemoryBenchmark {
                 .append("GC share: pause time / job time.\n\n")
                 .append("| variant | outcome | seconds | records/s | peak heap MB | peak live MB | GC pauses | GC share | full GCs | files |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|\n");
-        StringBuilder csv = new StringBuilder(
-                "variant,finished_runs,median_s,min_s,max_s,records_per_s,peak_heap_mb,peak_live_mb,gc_pause_ms,gc_share,full_gcs,files\n");
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
-            List<Run> rs = e.getValue();
-            long finished = rs.stream().filter(Run::finished).count();
-            String outcome = finished == rs.size() ? "finished " + finished + "/" + rs.size()
-                    : finished + "/" + rs.size() + " finished; " + rs.stream().filter(r -> !r.finished()).map(Run::outcome).distinct()
+            List<Run> all = e.getValue();
+            // figures of the runs that finished; the others are named in the outcome
+            List<Run> rs = all.stream().filter(Run::finished).toList();
+            long finished = rs.size();
+            String outcome = finished == all.size() ? "finished " + finished + "/" + all.size()
+                    : finished + "/" + all.size() + " finished; " + all.stream().filter(r -> !r.finished()).map(Run::outcome).distinct()
                             .reduce((a, b) -> a + "; " + b).orElse("");
+            if (rs.isEmpty()) {
+                md.append("| ").append(e.getKey()).append(" | ").append(outcome).append(" | | | | | | | | |\n");
+                csv.append(partitions).append(',').append(e.getKey()).append(",0,,,,,,,,,,\n");
+                continue;
+            }
             double s = median(rs, Run::seconds);
             md.append(String.format("| %s | %s | %s | %,.0f | %s | %s | %s | %.1f %% | %s | %s |%n",
                     e.getKey(), outcome, spread(rs, Run::seconds, "%.1f"), records / s,
                     spread(rs, r -> r.peakHeapMb(), "%.0f"), spread(rs, r -> r.peakLiveMb(), "%.0f"),
                     spread(rs, r -> r.pauses(), "%.0f"), 100 * median(rs, r -> r.pauseMs() / 1000 / Math.max(0.001, r.seconds())),
                     spread(rs, r -> r.fullGcs(), "%.0f"), spread(rs, r -> r.files(), "%.0f")));
-            csv.append(String.format("%s,%d,%.2f,%.2f,%.2f,%.0f,%.0f,%.0f,%.0f,%.4f,%.0f,%.0f%n", e.getKey(), finished, s,
+            csv.append(String.format("%d,%s,%d,%.2f,%.2f,%.2f,%.0f,%.0f,%.0f,%.0f,%.4f,%.0f,%.0f%n", partitions, e.getKey(), finished, s,
                     min(rs, Run::seconds), max(rs, Run::seconds), records / s, median(rs, r -> r.peakHeapMb()),
                     median(rs, r -> r.peakLiveMb()), median(rs, Run::pauseMs),
                     median(rs, r -> r.pauseMs() / 1000 / Math.max(0.001, r.seconds())), median(rs, r -> r.fullGcs()),
                     median(rs, r -> r.files())));
         }
-        Path dir = Path.of("target", "bench");
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("memory.md"), md);
-        Files.writeString(dir.resolve("memory.csv"), csv);
-        System.out.println(md);
+        md.append('\n');
     }
 
     private static String spread(List<Run> runs, ToDoubleFunction<Run> f, String format) {
