@@ -216,7 +216,7 @@ public final class ArchiverOptions {
     public static final ConfigOption<MemorySize> SINK_PARQUET_BUFFER_MEMORY =
             key("sink.parquet.buffer-memory")
                     .memoryType()
-                    .defaultValue(MemorySize.parse("128mb"))
+                    .defaultValue(MemorySize.parse("64mb"))
                     .withDescription(
                             "Heap the open Parquet part files of one sink subtask may hold together: about 100 KB per open file plus its pages "
                                     + "and row group not yet written out. When they hold more, the files holding at least their share are closed early "

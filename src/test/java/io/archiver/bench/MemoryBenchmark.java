@@ -134,7 +134,8 @@ public final class MemoryBenchmark {
 
     private Map<String, List<Run>> run(int rounds) throws Exception {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        variants.put("buffers bounded, 128 mb per subtask (default)", Map.of());
+        variants.put("buffer-memory 64 mb per subtask (default)", Map.of());
+        variants.put("buffer-memory 128 mb per subtask", Map.of("sink.parquet.buffer-memory", "128 mb"));
         variants.put("no bound (buffer-memory 0)", Map.of("sink.parquet.buffer-memory", "0"));
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {
