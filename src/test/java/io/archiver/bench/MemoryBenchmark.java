@@ -112,6 +112,8 @@ public final class MemoryBenchmark {
             settings.put("taskmanager.memory.framework.heap.size", "128m");
             settings.put("taskmanager.memory.managed.size", "64m");
             settings.put("taskmanager.numberOfTaskSlots", "2");
+            // each job on a session cluster keeps ~27 MB of metaspace (README, Known limits): room for the 12 jobs of a case
+            settings.put("taskmanager.memory.jvm-metaspace.size", "512m");
             settings.put("metrics.reporter.prom.port", freePort() + "-" + (freePort() + 5));
             settings.put("env.java.opts.taskmanager", "-Xlog:gc:file=" + gcLog);
             SessionCluster cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"),
