@@ -34,12 +34,13 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
     private final JsonGenerator out;
     private byte[] base64 = new byte[4096];
 
-    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, boolean gzip)
+    /** {@code gzipLevel}: the deflate level, or null for an uncompressed file. */
+    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, Integer gzipLevel)
             throws IOException {
         this.json = json;
         this.formats = formats;
-        this.gzip = gzip ? new GZIPOutputStream(stream, GZIP_BUFFER) : null;
-        this.out = json.createGenerator(gzip ? this.gzip : stream);
+        this.gzip = gzipLevel == null ? null : new LeveledGzipStream(stream, gzipLevel);
+        this.out = json.createGenerator(gzip != null ? this.gzip : stream);
         this.out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         this.out.setRootValueSeparator(null);
     }
@@ -102,6 +103,14 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         }
         int n = BASE64.encode(bytes, base64);
         out.writeRawUTF8String(base64, 0, n);
+    }
+
+    /** A gzip stream at a chosen deflate level (the JDK's always uses the default level). */
+    private static final class LeveledGzipStream extends GZIPOutputStream {
+        LeveledGzipStream(OutputStream out, int level) throws IOException {
+            super(out, GZIP_BUFFER);
+            def.setLevel(level);
+        }
     }
 
     @Override

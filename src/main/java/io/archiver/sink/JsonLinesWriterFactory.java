@@ -9,18 +9,19 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 
 import java.io.IOException;
 
-/** Creates a {@link JsonLinesWriter} for every part file; ships only the formats and the compression flag. */
+/** Creates a {@link JsonLinesWriter} for every part file; ships only the formats and the gzip level. */
 public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
 
     private final PayloadFormats formats;
-    private final boolean gzip;
+    /** Deflate level, or null for uncompressed files. */
+    private final Integer gzipLevel;
     private transient JsonFactory json;
 
-    public JsonLinesWriterFactory(PayloadFormats formats, boolean gzip) {
+    public JsonLinesWriterFactory(PayloadFormats formats, Integer gzipLevel) {
         this.formats = formats;
-        this.gzip = gzip;
+        this.gzipLevel = gzipLevel;
     }
 
     @Override
@@ -28,6 +29,6 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
         if (json == null) {
             json = new JsonFactory();
         }
-        return new JsonLinesWriter(json, out, formats, gzip);
+        return new JsonLinesWriter(json, out, formats, gzipLevel);
     }
 }

@@ -44,6 +44,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 /**
  * Throughput of the archiver against its limit and its peer, measured side by side in one run on the local
@@ -111,6 +112,8 @@ public final class ThroughputBenchmark {
         variants.put("archiver jsonl, text payloads",
                 n -> archiver(n, Map.of("sink.format", "jsonl", "record.key.format", "string", "record.value.format", "string")));
         variants.put("archiver jsonl gzip", n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip")));
+        variants.put("archiver jsonl gzip level 1",
+                n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip", "sink.jsonl.gzip-level", "1")));
         variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
         variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
         Map<String, List<Double>> seconds = new LinkedHashMap<>();
@@ -222,6 +225,11 @@ public final class ThroughputBenchmark {
         settings.put("flink.execution.checkpointing.interval", "5 s");
         s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
         JobLauncher.environment(ArchiverConfig.of(settings)).execute(name);
+        // the archive's size shows what compression buys (read at the S3 server's folder)
+        try (Stream<java.nio.file.Path> files = Files.walk(s3.dataDir().resolve("bench").resolve(name))) {
+            long bytes = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            System.out.printf("    archive of %s: %.1f MB%n", name, bytes / 1e6);
+        }
         delete(name);
     }
 

@@ -130,6 +130,14 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void gzipLevelOutsideDeflateLevelsNamesTheRange() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.jsonl.gzip-level", "11")))
+                .hasMessageContaining("'sink.jsonl.gzip-level'")
+                .hasMessageContaining("1 (fastest) to 9 (smallest)");
+        assertThat(ArchiverConfig.of(validWith("sink.jsonl.gzip-level", "1")).get(ArchiverOptions.SINK_JSONL_GZIP_LEVEL)).isEqualTo(1);
+    }
+
+    @Test
     void secretsAreRedacted() {
         Map<String, String> m = valid();
         m.put("kafka.properties.sasl.jaas.config", "org.apache...PlainLoginModule required password=\"hunter2\";");

@@ -26,6 +26,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
@@ -97,7 +98,7 @@ class EnvelopeFormatsTest {
 
     @Test
     void jsonLinesEmbedsJsonAndKeepsNullsOneRecordPerLine() throws Exception {
-        Path file = write("c.jsonl", new JsonLinesWriterFactory(TEXT, false), records());
+        Path file = write("c.jsonl", new JsonLinesWriterFactory(TEXT, null), records());
         List<String> lines = Files.readAllLines(dir.resolve("c.jsonl"));
         assertThat(lines).hasSize(3);
         JsonNode first = new ObjectMapper().readTree(lines.get(0));
@@ -121,12 +122,27 @@ class EnvelopeFormatsTest {
 
     @Test
     void jsonLinesBytesAreBase64AndGzipIsOneStream() throws Exception {
-        Path file = write("d.jsonl.gz", new JsonLinesWriterFactory(PayloadFormats.BYTES, true), records());
+        Path file = write("d.jsonl.gz", new JsonLinesWriterFactory(PayloadFormats.BYTES, 6), records());
         try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("d.jsonl.gz")))) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             JsonNode first = new ObjectMapper().readTree(text.split("\n")[0]);
             assertThat(Base64.getDecoder().decode(first.get("key").textValue())).isEqualTo(utf8("k-1"));
         }
         assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
+    }
+
+    @Test
+    void gzipLevelTradesSizeForSpeedAndReadsBackTheSame() throws Exception {
+        List<ArchiveRecord> many = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            many.add(new ArchiveRecord("orders", 1, i, 1_767_225_600_000L + i, "CreateTime", utf8("customer-" + (i % 50)),
+                    utf8("{\"order\":" + i + ",\"status\":\"" + (i % 3 == 0 ? "paid" : "open") + "\",\"amount\":" + (i * 7 % 1000) + "}"),
+                    new String[] {"source"}, new byte[][] {utf8("web")}));
+        }
+        Path fastest = write("fast.jsonl.gz", new JsonLinesWriterFactory(TEXT, 1), many);
+        Path smallest = write("small.jsonl.gz", new JsonLinesWriterFactory(TEXT, 9), many);
+        assertThat(Files.size(dir.resolve("small.jsonl.gz"))).isLessThan(Files.size(dir.resolve("fast.jsonl.gz")));
+        assertThat(new ArchiveFileReader(TEXT).readAll(fastest)).isEqualTo(new ArchiveFileReader(TEXT).readAll(smallest));
+        assertThat(new ArchiveFileReader(TEXT).readAll(fastest)).hasSize(2_000);
     }
 }
