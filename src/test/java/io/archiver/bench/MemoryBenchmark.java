@@ -107,7 +107,8 @@ public final class MemoryBenchmark {
             s3.flinkSettings().forEach(settings::put);
             settings.put("execution.checkpointing.dir", "s3://bench/checkpoints");
             // one TaskManager, 2 slots, JVM heap = 896 MB task + 128 MB framework = 1 GiB
-            settings.put("taskmanager.memory.process.size", "2048m");
+            // 2560m: the JVM overhead Flink derives stays within its range beside a 512 MB metaspace
+            settings.put("taskmanager.memory.process.size", "2560m");
             settings.put("taskmanager.memory.task.heap.size", "896m");
             settings.put("taskmanager.memory.framework.heap.size", "128m");
             settings.put("taskmanager.memory.managed.size", "64m");

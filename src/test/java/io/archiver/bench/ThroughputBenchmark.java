@@ -60,7 +60,9 @@ import java.util.stream.Stream;
  * included. One warm-up round is discarded; each figure is the median of the measured rounds with min and max.
  * Writes {@code target/bench/throughput.md}, {@code .csv} and {@code .png}.
  *
- * <p>{@code mvn -q -DskipTests package exec:exec@bench [-Dbench.throughput.records=2000000 -Dbench.rounds=3]}
+ * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=ThroughputBenchmark
+ * [-Dbench.args="-Dbench.throughput.records=2000000 -Dbench.rounds=3 -Dbench.throughput.only=gzip"]}; {@code only}
+ * keeps the archiver variants whose name contains the text (the limit and the peer always run).
  */
 public final class ThroughputBenchmark {
 
@@ -116,6 +118,9 @@ public final class ThroughputBenchmark {
                 n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip", "sink.jsonl.gzip-level", "1")));
         variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
         variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
+        // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip"
+        String only = System.getProperty("bench.throughput.only", "");
+        variants.keySet().removeIf(v -> v.startsWith("archiver") && !v.contains(only));
         Map<String, List<Double>> seconds = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {
             for (Map.Entry<String, Measurement> v : variants.entrySet()) {
