@@ -40,7 +40,7 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         this.json = json;
         this.formats = formats;
         this.gzip = gzipLevel == null ? null : new LeveledGzipStream(stream, gzipLevel);
-        this.out = json.createGenerator(gzip != null ? this.gzip : stream);
+        this.out = json.createGenerator(this.gzip != null ? this.gzip : stream);
         this.out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         this.out.setRootValueSeparator(null);
     }

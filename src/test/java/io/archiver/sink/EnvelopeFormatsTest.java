@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.Base64;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
