@@ -11,8 +11,6 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.connector.file.sink.writer.FileWriter;
 import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -24,8 +22,9 @@ import java.io.IOException;
 import java.util.Collection;
 
 /**
- * The archive sink: Flink's two-phase-commit {@link FileSink} (its writer, rolling, writer state and
- * committer are used unchanged, so savepoints of the bare file sink restore), with committables that know
+ * The archive sink: Flink's two-phase-commit file sink (its writer, rolling, writer state and committer
+ * are used unchanged, in the file system's context: {@link FileSinkInContext}; savepoints of the bare file
+ * sink restore), with committables that know
  * which offsets each part file holds and in which checkpoint it became pending. The committer uses that to
  * write the archive's position records before it commits and to log every committed file. Writers renew
  * the archive's lease and the committer checks it before every commit.
@@ -39,7 +38,7 @@ public final class ArchiveSink
 
     private static final long serialVersionUID = 1L;
 
-    private final FileSink<ArchiveRecord> files;
+    private final FileSinkInContext<ArchiveRecord> files;
     private final StatsTrackingWriterFactory tracking;
     private final PositionStore positions;
     private final ArchiveLease lease;
@@ -48,7 +47,7 @@ public final class ArchiveSink
 
     /** {@code files} must write its part files with {@code tracking}; {@code bounded}: batch mode, no checkpoints. */
     ArchiveSink(
-            FileSink<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions, ArchiveLease lease,
+            FileSinkInContext<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions, ArchiveLease lease,
             boolean bounded, LogEndProbe logEnds) {
         this.files = files;
         this.tracking = tracking;
@@ -69,7 +68,7 @@ public final class ArchiveSink
         return writer(files.restoreWriter(context, state), context);
     }
 
-    private ArchiveSinkWriter writer(FileWriter<ArchiveRecord> fileWriter, WriterInitContext context) {
+    private ArchiveSinkWriter writer(FileWriterInContext<ArchiveRecord> fileWriter, WriterInitContext context) {
         OpenFileMemory memory = tracking.memory();
         context.metricGroup().gauge("partFilesBufferedBytes", memory::bufferedBytes);
         context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);

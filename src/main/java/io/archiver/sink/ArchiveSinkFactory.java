@@ -47,7 +47,7 @@ public final class ArchiveSinkFactory {
         OpenFileMemory memory = new OpenFileMemory(
                 config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), 2 * EnvelopeParquetWriterFactory.OPEN_FILE_HEAP);
         StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time, memory);
-        FileSink<ArchiveRecord> files =
+        FileSinkInContext<ArchiveRecord> files =
                 build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression), memory);
         return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH,
                 new LogEndProbe(kafkaClient(config)));
@@ -61,20 +61,20 @@ public final class ArchiveSinkFactory {
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */
-    public static FileSink<ArchiveRecord> deadLetter(ArchiverConfig config) {
+    public static FileSinkInContext<ArchiveRecord> deadLetter(ArchiverConfig config) {
         return build(
                 config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, null),
                 TimePartitioning.NONE, ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE), new OpenFileMemory(0, 0));
     }
 
-    private static FileSink<ArchiveRecord> build(
+    private static FileSinkInContext<ArchiveRecord> build(
             ArchiverConfig config,
             String path,
             BulkWriter.Factory<ArchiveRecord> writer,
             TimePartitioning time,
             String suffix,
             OpenFileMemory memory) {
-        return FileSink.forBulkFormat(new Path(path), writer)
+        FileSink<ArchiveRecord> files = FileSink.forBulkFormat(new Path(path), writer)
                 .withBucketAssigner(new ArchiveBucketAssigner(time))
                 .withRollingPolicy(
                         new ArchiveRollingPolicy(
@@ -89,5 +89,6 @@ public final class ArchiveSinkFactory {
                                 .build())
                 .withBucketCheckInterval(config.get(SINK_BUCKET_CHECK_INTERVAL).toMillis())
                 .build();
+        return new FileSinkInContext<>(files, path);
     }
 }

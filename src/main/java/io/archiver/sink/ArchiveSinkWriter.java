@@ -6,7 +6,6 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
-import org.apache.flink.connector.file.sink.writer.FileWriter;
 import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
 
 import java.io.IOException;
@@ -23,7 +22,7 @@ final class ArchiveSinkWriter
         implements StatefulSinkWriter<ArchiveRecord, FileWriterBucketState>,
                 CommittingSinkWriter<ArchiveRecord, ArchiveCommittable> {
 
-    private final FileWriter<ArchiveRecord> files;
+    private final FileWriterInContext<ArchiveRecord> files;
     private final FinishedFiles finished;
     private final ArchiveLease lease;
     private final boolean renewOnWrite;
@@ -32,7 +31,7 @@ final class ArchiveSinkWriter
      * The lease is renewed at every checkpoint, so a task cut off from its JobManager (which can commit
      * nothing more) stops renewing; {@code renewOnWrite} also renews while writing, for jobs without checkpoints.
      */
-    ArchiveSinkWriter(FileWriter<ArchiveRecord> files, FinishedFiles finished, ArchiveLease lease, boolean renewOnWrite) {
+    ArchiveSinkWriter(FileWriterInContext<ArchiveRecord> files, FinishedFiles finished, ArchiveLease lease, boolean renewOnWrite) {
         this.files = files;
         this.finished = finished;
         this.lease = lease;

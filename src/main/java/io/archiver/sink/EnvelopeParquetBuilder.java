@@ -68,6 +68,9 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private Configuration hadoop() {
         if (hadoop == null) {
             hadoop = new Configuration(false);
+            // Hadoop looks classes up through its configuration's loader, by default the thread's context
+            // loader: in the sink that is the file system's (FileSinkInContext), which has no Parquet.
+            hadoop.setClassLoader(EnvelopeParquetBuilder.class.getClassLoader());
         }
         return hadoop;
     }

@@ -7,7 +7,6 @@ import io.archiver.local.EmbeddedS3;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -70,10 +69,6 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
         s3.flinkSettings().forEach(conf::setString);
         conf.set(RestOptions.BIND_PORT, "0");
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64mb"));
-        // Many jobs share this MiniCluster and its one S3 filesystem instance. Threads of the S3 client's
-        // pools keep the context class loader of the task thread that created them; once that job ends,
-        // its loader is closed and Flink's leak check makes later S3 calls on those threads fail.
-        conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
         FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
         flink =
                 new MiniClusterWithClientResource(

@@ -1,0 +1,47 @@
+package io.archiver.fs;
+
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.TemporaryClassLoaderContext;
+import org.apache.flink.util.WrappingProxy;
+import org.apache.flink.util.WrappingProxyUtil;
+
+import java.io.IOException;
+
+/**
+ * Runs calls into a file system with the file system's own class loader (for S3, the plugin's) as the
+ * thread's context class loader.
+ *
+ * <p>The S3 plugin uploads on thread pools that start threads on demand, from the thread that hands them
+ * work, and a new thread keeps that thread's context class loader for its whole life. Flink sets the
+ * plugin's loader around a plugin file system's own methods, but not around the streams and recoverable
+ * writers they return, where the uploads start. From a task thread, the pool threads would keep the job's
+ * class loader: Flink closes it when the job ends, the pools and the file system stay (they are shared by
+ * every job of the TaskManager), and a later job's upload on such a thread fails with "Trying to access
+ * closed classloader" once the S3 client's logging looks its configuration up through it.
+ */
+public final class FileSystemContext {
+
+    private final ClassLoader loader;
+
+    private FileSystemContext(ClassLoader loader) {
+        this.loader = loader;
+    }
+
+    /** The context of the file system that holds {@code path}. */
+    public static FileSystemContext of(Path path) throws IOException {
+        FileSystem fs = path.getFileSystem();
+        FileSystem inner = fs instanceof WrappingProxy ? unwrap(fs) : fs;
+        return new FileSystemContext(inner.getClass().getClassLoader());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static FileSystem unwrap(FileSystem fs) {
+        return WrappingProxyUtil.stripProxy((WrappingProxy<FileSystem>) fs);
+    }
+
+    /** Makes the file system's class loader the thread's context class loader until the result is closed. */
+    public TemporaryClassLoaderContext enter() {
+        return TemporaryClassLoaderContext.of(loader);
+    }
+}

@@ -1,0 +1,213 @@
+package io.archiver.sink;
+
+import io.archiver.fs.FileSystemContext;
+
+import org.apache.flink.api.common.JobInfo;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.TemporaryClassLoaderContext;
+import org.apache.flink.util.UserCodeClassLoader;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Consumer;
+
+/**
+ * Flink's {@link FileSink} working in the file system's {@link FileSystemContext}: the writer's calls
+ * ({@link FileWriterInContext}), the timers on which it rolls inactive part files and the committer's commits.
+ * Everything else (state, committables, topology) is the file sink's own, so its savepoints restore unchanged.
+ */
+public final class FileSinkInContext<IN>
+        implements Sink<IN>,
+                SupportsWriterState<IN, FileWriterBucketState>,
+                SupportsWriterState.WithCompatibleState,
+                SupportsCommitter<FileSinkCommittable>,
+                SupportsPreCommitTopology<FileSinkCommittable, FileSinkCommittable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final FileSink<IN> files;
+    private final String basePath;
+
+    /** {@code files} writes under {@code basePath}. */
+    FileSinkInContext(FileSink<IN> files, String basePath) {
+        this.files = files;
+        this.basePath = basePath;
+    }
+
+    @Override
+    public FileWriterInContext<IN> createWriter(WriterInitContext context) throws IOException {
+        FileSystemContext fs = FileSystemContext.of(new Path(basePath));
+        try (TemporaryClassLoaderContext ignored = fs.enter()) {
+            return new FileWriterInContext<>(files.createWriter(new TimersInContext(context, fs)), fs);
+        }
+    }
+
+    @Override
+    public FileWriterInContext<IN> restoreWriter(WriterInitContext context, Collection<FileWriterBucketState> state)
+            throws IOException {
+        FileSystemContext fs = FileSystemContext.of(new Path(basePath));
+        try (TemporaryClassLoaderContext ignored = fs.enter()) {
+            return new FileWriterInContext<>(files.restoreWriter(new TimersInContext(context, fs), state), fs);
+        }
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileWriterBucketState> getWriterStateSerializer() {
+        return files.getWriterStateSerializer();
+    }
+
+    @Override
+    public Collection<String> getCompatibleWriterStateNames() {
+        return files.getCompatibleWriterStateNames();
+    }
+
+    @Override
+    public Committer<FileSinkCommittable> createCommitter(CommitterInitContext context) throws IOException {
+        return new CommitsInContext(files.createCommitter(context), FileSystemContext.of(new Path(basePath)));
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileSinkCommittable> getCommittableSerializer() {
+        return files.getCommittableSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileSinkCommittable> getWriteResultSerializer() {
+        return files.getWriteResultSerializer();
+    }
+
+    @Override
+    public DataStream<CommittableMessage<FileSinkCommittable>> addPreCommitTopology(
+            DataStream<CommittableMessage<FileSinkCommittable>> committables) {
+        return files.addPreCommitTopology(committables);
+    }
+
+    /** The file sink's committer, committing in the file system's context (S3A tidies up after a commit on a pool). */
+    private static final class CommitsInContext implements Committer<FileSinkCommittable> {
+
+        private final Committer<FileSinkCommittable> files;
+        private final FileSystemContext fs;
+
+        CommitsInContext(Committer<FileSinkCommittable> files, FileSystemContext fs) {
+            this.files = files;
+            this.fs = fs;
+        }
+
+        @Override
+        public void commit(Collection<CommitRequest<FileSinkCommittable>> requests)
+                throws IOException, InterruptedException {
+            try (TemporaryClassLoaderContext ignored = fs.enter()) {
+                files.commit(requests);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            files.close();
+        }
+    }
+
+    /** The writer's init context, with timer callbacks run in the file system's context. */
+    private static final class TimersInContext implements WriterInitContext {
+
+        private final WriterInitContext context;
+        private final FileSystemContext fs;
+
+        TimersInContext(WriterInitContext context, FileSystemContext fs) {
+            this.context = context;
+            this.fs = fs;
+        }
+
+        @Override
+        public ProcessingTimeService getProcessingTimeService() {
+            ProcessingTimeService timers = context.getProcessingTimeService();
+            return new ProcessingTimeService() {
+                @Override
+                public long getCurrentProcessingTime() {
+                    return timers.getCurrentProcessingTime();
+                }
+
+                @Override
+                public ScheduledFuture<?> registerTimer(long time, ProcessingTimeCallback callback) {
+                    return timers.registerTimer(time, t -> {
+                        try (TemporaryClassLoaderContext ignored = fs.enter()) {
+                            callback.onProcessingTime(t);
+                        }
+                    });
+                }
+            };
+        }
+
+        @Override
+        public UserCodeClassLoader getUserCodeClassLoader() {
+            return context.getUserCodeClassLoader();
+        }
+
+        @Override
+        public MailboxExecutor getMailboxExecutor() {
+            return context.getMailboxExecutor();
+        }
+
+        @Override
+        public SinkWriterMetricGroup metricGroup() {
+            return context.metricGroup();
+        }
+
+        @Override
+        public SerializationSchema.InitializationContext asSerializationSchemaInitializationContext() {
+            return context.asSerializationSchemaInitializationContext();
+        }
+
+        @Override
+        public boolean isObjectReuseEnabled() {
+            return context.isObjectReuseEnabled();
+        }
+
+        @Override
+        public <T> TypeSerializer<T> createInputSerializer() {
+            return context.createInputSerializer();
+        }
+
+        @Override
+        public <MetaT> Optional<Consumer<MetaT>> metadataConsumer() {
+            return context.metadataConsumer();
+        }
+
+        @Override
+        public OptionalLong getRestoredCheckpointId() {
+            return context.getRestoredCheckpointId();
+        }
+
+        @Override
+        public JobInfo getJobInfo() {
+            return context.getJobInfo();
+        }
+
+        @Override
+        public TaskInfo getTaskInfo() {
+            return context.getTaskInfo();
+        }
+    }
+}
