@@ -1,5 +1,7 @@
 package io.archiver.position;
 
+import io.archiver.fs.FileSystemContext;
+
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
@@ -7,6 +9,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BucketWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BulkBucketWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.InProgressFileWriter.PendingFileRecoverable;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -184,7 +187,10 @@ public final class PositionStore implements Serializable {
             }
             try {
                 PendingFileRecoverable pending = uploadSerializer().deserialize(file.uploadVersion(), file.upload());
-                uploads().recoverPendingFile(pending).commitAfterRecovery();
+                // S3A tidies up after the commit on a pool thread that it may start: see FileSystemContext.
+                try (TemporaryClassLoaderContext ignored = FileSystemContext.of(path).enter()) {
+                    uploads().recoverPendingFile(pending).commitAfterRecovery();
+                }
                 if (!path.getFileSystem().exists(path)) {
                     throw new IOException("the file is still not visible after completing its commit");
                 }
