@@ -31,7 +31,8 @@ final class BenchmarkReport {
         this.rounds = rounds;
     }
 
-    void write(Map<String, List<Double>> seconds) throws Exception {
+    /** {@code outputBytes}: what each job variant wrote to S3 (none for the limits). */
+    void write(Map<String, List<Double>> seconds, Map<String, Long> outputBytes) throws Exception {
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         double limit = Math.max(median(seconds.get(LIMIT_A)), median(seconds.get(LIMIT_B)));
@@ -44,16 +45,18 @@ final class BenchmarkReport {
                 .append(String.format("%.1f MB", bytes / 1e6)).append(". Parallelism 2, checkpoints every 5 s, MiniCluster start included. ")
                 .append("Median of ").append(rounds).append(" rounds after one warm-up round (min–max in brackets).\n\n")
                 .append("The limit is the slower of (a) and (b). Ratios are of throughput (higher is better).\n\n")
-                .append("| variant | seconds | records/s | MB/s | × limit | × peer |\n|---|---|---|---|---|---|\n");
-        StringBuilder csv = new StringBuilder("variant,median_s,min_s,max_s,records_per_s,mb_per_s,ratio_limit,ratio_peer\n");
+                .append("| variant | seconds | records/s | MB/s | × limit | × peer | written MB |\n|---|---|---|---|---|---|---|\n");
+        StringBuilder csv = new StringBuilder("variant,median_s,min_s,max_s,records_per_s,mb_per_s,ratio_limit,ratio_peer,written_mb\n");
         for (Map.Entry<String, List<Double>> e : seconds.entrySet()) {
             double med = median(e.getValue());
             double min = Collections.min(e.getValue());
             double max = Collections.max(e.getValue());
-            md.append(String.format("| %s | %.1f (%.1f–%.1f) | %,.0f | %.1f | %.2f | %.2f |%n",
-                    e.getKey(), med, min, max, records / med, bytes / 1e6 / med, limit / med, peer / med));
-            csv.append(String.format("%s,%.3f,%.3f,%.3f,%.0f,%.2f,%.3f,%.3f%n",
-                    e.getKey(), med, min, max, records / med, bytes / 1e6 / med, limit / med, peer / med));
+            Long written = outputBytes.get(e.getKey());
+            String writtenMb = written == null ? "" : String.format("%.1f", written / 1e6);
+            md.append(String.format("| %s | %.1f (%.1f–%.1f) | %,.0f | %.1f | %.2f | %.2f | %s |%n",
+                    e.getKey(), med, min, max, records / med, bytes / 1e6 / med, limit / med, peer / med, writtenMb));
+            csv.append(String.format("%s,%.3f,%.3f,%.3f,%.0f,%.2f,%.3f,%.3f,%s%n",
+                    e.getKey(), med, min, max, records / med, bytes / 1e6 / med, limit / med, peer / med, writtenMb));
         }
         Files.writeString(dir.resolve("throughput.md"), md.toString());
         Files.writeString(dir.resolve("throughput.csv"), csv.toString());

@@ -100,11 +100,14 @@ public final class ThroughputBenchmark {
             kafka.createTopic(TOPIC, PARTITIONS);
             long bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null);
             ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);
-            new BenchmarkReport(records, bytes, rounds).write(bench.run(rounds));
+            Map<String, Long> outputBytes = new LinkedHashMap<>();
+            Map<String, List<Double>> seconds = bench.run(rounds, outputBytes);
+            new BenchmarkReport(records, bytes, rounds).write(seconds, outputBytes);
         }
     }
 
-    private Map<String, List<Double>> run(int rounds) throws Exception {
+    /** Seconds of every measured round per variant; {@code outputBytes} gets what each job wrote to S3. */
+    private Map<String, List<Double>> run(int rounds, Map<String, Long> outputBytes) throws Exception {
         Map<String, Measurement> variants = new LinkedHashMap<>();
         variants.put("limit (a): Kafka consumer", this::consume);
         variants.put("limit (b): S3 multipart ingest", this::s3Ingest);
@@ -126,8 +129,11 @@ public final class ThroughputBenchmark {
             for (Map.Entry<String, Measurement> v : variants.entrySet()) {
                 String run = v.getKey().replaceAll("[^a-z0-9]+", "-") + "-" + round;
                 long start = System.nanoTime();
-                v.getValue().run(run);
+                long written = v.getValue().run(run);
                 double s = (System.nanoTime() - start) / 1e9;
+                if (written > 0) {
+                    outputBytes.put(v.getKey(), written);
+                }
                 System.out.printf("round %d %-32s %7.2f s%n", round, v.getKey(), s);
                 if (round > 0) {
                     seconds.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(s);
@@ -138,10 +144,11 @@ public final class ThroughputBenchmark {
     }
 
     private interface Measurement {
-        void run(String name) throws Exception;
+        /** Runs one round; returns the bytes the job wrote to S3, 0 for the limits. */
+        long run(String name) throws Exception;
     }
 
-    private void consume(String name) {
+    private long consume(String name) {
         Map<String, Object> props = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
@@ -161,9 +168,10 @@ public final class ThroughputBenchmark {
                 seen += consumer.poll(Duration.ofSeconds(1)).count();
             }
         }
+        return 0;
     }
 
-    private void s3Ingest(String name) throws Exception {
+    private long s3Ingest(String name) throws Exception {
         int parts = 16;
         long partSize = inputBytes / parts + 1;
         byte[] part = new byte[(int) Math.min(partSize, Integer.MAX_VALUE - 16)];
@@ -192,9 +200,10 @@ public final class ThroughputBenchmark {
                     .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build()).build());
             client.deleteObject(b -> b.bucket("bench").key(key));
         }
+        return 0;
     }
 
-    private void plainJob(String name) throws Exception {
+    private long plainJob(String name) throws Exception {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(5));
         conf.set(CoreOptions.DEFAULT_PARALLELISM, 2);
@@ -213,10 +222,10 @@ public final class ThroughputBenchmark {
                         .withRollingPolicy(OnCheckpointRollingPolicy.build()).build())
                 .uid("sink");
         env.execute(name);
-        delete(name);
+        return writtenAndDeleted(name);
     }
 
-    private void archiver(String name, Map<String, String> format) throws Exception {
+    private long archiver(String name, Map<String, String> format) throws Exception {
         Map<String, String> settings = new LinkedHashMap<>(format);
         settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
         settings.put("kafka.topics", TOPIC);
@@ -230,16 +239,17 @@ public final class ThroughputBenchmark {
         settings.put("flink.execution.checkpointing.interval", "5 s");
         s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
         JobLauncher.environment(ArchiverConfig.of(settings)).execute(name);
-        // the archive's size shows what compression buys (read at the S3 server's folder)
-        try (Stream<java.nio.file.Path> files = Files.walk(s3.dataDir().resolve("bench").resolve(name))) {
-            long bytes = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-            System.out.printf("    archive of %s: %.1f MB%n", name, bytes / 1e6);
-        }
-        delete(name);
+        return writtenAndDeleted(name);
     }
 
-    private static void delete(String name) throws Exception {
+    /** The size of what the job wrote (read at the S3 server's folder: what compression buys), then deletes it. */
+    private long writtenAndDeleted(String name) throws Exception {
+        long bytes;
+        try (Stream<java.nio.file.Path> files = Files.walk(s3.dataDir().resolve("bench").resolve(name))) {
+            bytes = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
         Path root = new Path("s3://bench/" + name);
         root.getFileSystem().delete(root, true);
+        return bytes;
     }
 }
