@@ -20,8 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Commits one checkpoint's part files. It first checks that this job still holds the archive's lease
@@ -33,7 +35,7 @@ import java.util.concurrent.Executors;
 final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveCommitter.class);
-    private static final int WRITE_THREADS = 8;
+    private static final int REQUEST_THREADS = 8;
 
     private final Committer<FileSinkCommittable> files;
     private final PositionStore positions;
@@ -41,7 +43,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private final CommitMetrics metrics;
     private final LogEndProbe logEnds;
     private final Map<TopicPartition, Long> floors = new HashMap<>();
-    private ExecutorService writers;
+    private ExecutorService requestPool;
 
     ArchiveCommitter(
             Committer<FileSinkCommittable> files, PositionStore positions, ArchiveLease lease, LogEndProbe logEnds,
@@ -62,7 +64,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         for (CommitRequest<ArchiveCommittable> r : requests) {
             delegated.add(new Request(r));
         }
-        files.commit(new ArrayList<>(delegated));
+        commitFiles(delegated);
         for (Request r : delegated) {
             ArchiveCommittable c = r.request.getCommittable();
             if (r.settled || !c.file().hasPendingFile()) {
@@ -96,14 +98,52 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         if (byPartition.isEmpty()) {
             return;
         }
-        if (writers == null) {
-            writers = Executors.newFixedThreadPool(WRITE_THREADS, PositionStore.daemon("archive-position-writer"));
-        }
         List<PositionRecord> records = new ArrayList<>(byPartition.size());
         for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {
             records.add(recordOf(partitionFiles));
         }
-        positions.writeAll(advancing(records), writers);
+        positions.writeAll(advancing(records), requestPool());
+    }
+
+    /**
+     * Completes the files' uploads, a share on each request thread: each completion is a round trip to S3 (and
+     * S3A tidies up after it), and a checkpoint has a file per partition and time folder written. The file
+     * committer commits each file on its own; a file that fails fails the commit, as when done in one thread.
+     */
+    private void commitFiles(List<Request> requests) throws IOException, InterruptedException {
+        int shares = Math.min(REQUEST_THREADS, requests.size());
+        if (shares <= 1) {
+            files.commit(new ArrayList<>(requests));
+            return;
+        }
+        List<Future<?>> commits = new ArrayList<>(shares);
+        for (int i = 0; i < shares; i++) {
+            List<CommitRequest<FileSinkCommittable>> share = new ArrayList<>();
+            for (int j = i; j < requests.size(); j += shares) {
+                share.add(requests.get(j));
+            }
+            commits.add(requestPool().submit(() -> {
+                files.commit(share);
+                return null;
+            }));
+        }
+        try {
+            for (Future<?> commit : commits) {
+                commit.get();
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException ? (IOException) cause : new IOException("Cannot commit part files", cause);
+        } finally {
+            commits.forEach(c -> c.cancel(true));
+        }
+    }
+
+    private ExecutorService requestPool() {
+        if (requestPool == null) {
+            requestPool = Executors.newFixedThreadPool(REQUEST_THREADS, PositionStore.daemon("archive-commit"));
+        }
+        return requestPool;
     }
 
     /**
@@ -120,7 +160,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
                 unknown.add(tp);
             }
         }
-        floors.putAll(positions.storedPositions(unknown, writers));
+        floors.putAll(positions.storedPositions(unknown, requestPool()));
         List<PositionRecord> advancing = new ArrayList<>(records.size());
         for (PositionRecord r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
@@ -155,8 +195,8 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     @Override
     public void close() throws Exception {
-        if (writers != null) {
-            writers.shutdownNow();
+        if (requestPool != null) {
+            requestPool.shutdownNow();
         }
         logEnds.close();
         files.close();
