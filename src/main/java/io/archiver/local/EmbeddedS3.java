@@ -95,7 +95,10 @@ public final class EmbeddedS3 implements AutoCloseable {
         }
     }
 
-    /** The Flink settings ({@code s3.*}) that point Flink's S3 filesystem at this server. */
+    /**
+     * The Flink settings ({@code s3.*}) that point Flink's S3 filesystem at this server, with directory markers
+     * kept as {@code conf/flink/config.yaml} has them.
+     */
     public Map<String, String> flinkSettings() {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("s3.endpoint", endpoint().toString());
@@ -103,6 +106,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         s.put("s3.connection.ssl.enabled", "false");
         s.put("s3.access-key", ACCESS_KEY);
         s.put("s3.secret-key", SECRET_KEY);
+        s.put("s3.directory.marker.retention", "keep");
         return s;
     }
 
