@@ -2,7 +2,15 @@ package io.archiver.bench;
 
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -11,6 +19,8 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,13 +32,17 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
     final AtomicLong heads = new AtomicLong();
     final AtomicLong lists = new AtomicLong();
     final AtomicLong puts = new AtomicLong();
+    /** Starting, uploading a part of and completing multipart uploads. */
+    final AtomicLong multipart = new AtomicLong();
+    /** Single and multi-object deletes, one request each. */
+    final AtomicLong deletes = new AtomicLong();
 
     RequestCountingBlobStore(BlobStore delegate) {
         super(delegate);
     }
 
     long total() {
-        return gets.get() + heads.get() + lists.get() + puts.get();
+        return gets.get() + heads.get() + lists.get() + puts.get() + multipart.get() + deletes.get();
     }
 
     @Override
@@ -53,5 +67,37 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
         puts.incrementAndGet();
         return super.putBlob(request, in);
+    }
+
+    @Override
+    public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
+        multipart.incrementAndGet();
+        return super.initiateMultipartUpload(request);
+    }
+
+    @Override
+    public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream in) {
+        multipart.incrementAndGet();
+        return super.uploadMultipartPart(upload, request, in);
+    }
+
+    @Override
+    public CompleteMultipartUploadResponse completeMultipartUpload(
+            MultipartUpload upload, CompleteMultipartUploadRequest request) {
+        multipart.incrementAndGet();
+        return super.completeMultipartUpload(upload, request);
+    }
+
+    @Override
+    public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
+        deletes.incrementAndGet();
+        return super.removeBlob(request);
+    }
+
+    /** One request, whatever the number of keys (not counted again per key). */
+    @Override
+    public DeleteObjectsResponse removeBlobs(DeleteObjectsRequest request) {
+        deletes.incrementAndGet();
+        return delegate().removeBlobs(request);
     }
 }
