@@ -5,12 +5,11 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -61,11 +60,7 @@ class InvalidRecordsITCase {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("invalid-" + policy);
         stack.kafka().createTopic(topic, 1);
-        Map<String, Object> props = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka().bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
             for (String value : new String[] {"{\"ok\":1}", "not json {", "[2]"}) {
                 producer.send(new ProducerRecord<>(topic, 0, null, value.getBytes(StandardCharsets.UTF_8))).get();
             }

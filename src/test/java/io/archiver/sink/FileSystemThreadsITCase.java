@@ -4,12 +4,11 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.util.FlinkUserCodeClassLoader;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,11 +35,7 @@ class FileSystemThreadsITCase {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("fs-threads");
         stack.kafka().createTopic(topic, 2);
-        Map<String, Object> props = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka().bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
             for (int i = 0; i < 200; i++) {
                 String value = i % 50 == 7 ? "not json {" : "{\"n\":" + i + "}";
                 producer.send(new ProducerRecord<>(topic, i % 2, null, value.getBytes(StandardCharsets.UTF_8))).get();

@@ -72,7 +72,7 @@ public final class TestRecords {
      * the embedded test-kit broker has handed the same producer id to two producer instances, which then
      * fail with OutOfOrderSequenceException; one request in flight keeps the order without it.
      */
-    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+    public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all",
