@@ -107,7 +107,8 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     /**
      * Completes the files' uploads, a share on each request thread: each completion is a round trip to S3 (and
-     * S3A tidies up after it), and a checkpoint has a file per partition and time folder written. The file
+     * S3A deletes parent directory markers after it unless they are kept), and a checkpoint has a file per
+     * partition and time folder written. The file
      * committer commits each file on its own; a file that fails fails the commit, as when done in one thread.
      */
     private void commitFiles(List<Request> requests) throws IOException, InterruptedException {
