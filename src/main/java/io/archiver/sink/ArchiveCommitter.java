@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,7 +84,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             metrics.committed(s, bytes);
         }
         metrics.commitDuration((System.nanoTime() - start) / 1_000_000);
-        metrics.logEnds(logEnds.logEnds(metrics.partitions()));
+        logEnds.refresh(metrics.partitions(), metrics::logEnds);
     }
 
     /** Writes the position record of every partition with pending files in these requests. */
@@ -263,7 +264,8 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         private final Counter files;
         private final Counter bytes;
         private final Counter records;
-        private final Map<TopicPartition, PartitionGauges> partitions = new HashMap<>();
+        /** Updated by the committer, read when the probe's log ends arrive (on the Kafka client's thread). */
+        private final Map<TopicPartition, PartitionGauges> partitions = new ConcurrentHashMap<>();
         private volatile long lastCommitMillis;
 
         CommitMetrics(MetricGroup group) {
