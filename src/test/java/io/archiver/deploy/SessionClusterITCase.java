@@ -10,6 +10,7 @@ import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.ContinuousProducer;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +84,9 @@ class SessionClusterITCase {
 
                 assertEverythingArchivedOnce(producer, topic, root, counter);
                 assertThat(cluster.jobStatus(jobId)).isEqualTo("RUNNING");
+                // A few records after the failover: the restored job's metrics start at its first commit, and
+                // the producer may have finished before the kill.
+                TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 20_000, 8);
                 Await.until("commit metrics of " + topic + " on the Prometheus endpoints", Duration.ofMinutes(1),
                         () -> {
                             // the reporter writes '-' in label values as '_'
