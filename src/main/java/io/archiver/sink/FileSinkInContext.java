@@ -58,7 +58,7 @@ public final class FileSinkInContext<IN>
 
     @Override
     public FileWriterInContext<IN> createWriter(WriterInitContext context) throws IOException {
-        FileSystemContext fs = FileSystemContext.of(new Path(basePath));
+        FileSystemContext fs = fileSystem();
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
             return new FileWriterInContext<>(files.createWriter(new TimersInContext(context, fs)), fs);
         }
@@ -67,10 +67,14 @@ public final class FileSinkInContext<IN>
     @Override
     public FileWriterInContext<IN> restoreWriter(WriterInitContext context, Collection<FileWriterBucketState> state)
             throws IOException {
-        FileSystemContext fs = FileSystemContext.of(new Path(basePath));
+        FileSystemContext fs = fileSystem();
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
             return new FileWriterInContext<>(files.restoreWriter(new TimersInContext(context, fs), state), fs);
         }
+    }
+
+    private FileSystemContext fileSystem() throws IOException {
+        return FileSystemContext.of(new Path(basePath));
     }
 
     @Override
@@ -85,7 +89,7 @@ public final class FileSinkInContext<IN>
 
     @Override
     public Committer<FileSinkCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return new CommitsInContext(files.createCommitter(context), FileSystemContext.of(new Path(basePath)));
+        return new CommitsInContext(files.createCommitter(context), fileSystem());
     }
 
     @Override
