@@ -258,6 +258,15 @@ public final class ArchiverOptions {
                     .defaultValue(Duration.ofMinutes(15))
                     .withDescription("A part file open for this long is closed before the next checkpoint.");
 
+    public static final ConfigOption<Integer> SINK_UPLOAD_THREADS =
+            key("sink.upload-threads")
+                    .intType()
+                    .defaultValue(8)
+                    .withDescription(
+                            "Part files of one sink subtask that start or finish their uploads at the same time, in the background: "
+                                    + "the task thread goes on writing records, and at a checkpoint barrier it waits once for all "
+                                    + "of its files instead of one file after another (many partitions: one file each per checkpoint).");
+
     public static final ConfigOption<Duration> SINK_BUCKET_CHECK_INTERVAL =
             key("sink.bucket-check-interval")
                     .durationType()
@@ -340,6 +349,7 @@ public final class ArchiverOptions {
                     SINK_ROLL_INACTIVITY,
                     SINK_ROLL_INTERVAL,
                     SINK_BUCKET_CHECK_INTERVAL,
+                    SINK_UPLOAD_THREADS,
                     CHECKPOINT_INTERVAL,
                     CHECKPOINT_TIMEOUT,
                     CHECKPOINT_DIR,

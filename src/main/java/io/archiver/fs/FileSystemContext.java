@@ -7,6 +7,8 @@ import org.apache.flink.util.WrappingProxy;
 import org.apache.flink.util.WrappingProxyUtil;
 
 import java.io.IOException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs calls into a file system with the file system's own class loader (for S3, the plugin's) as the
@@ -43,5 +45,19 @@ public final class FileSystemContext {
     /** Makes the file system's class loader the thread's context class loader until the result is closed. */
     public TemporaryClassLoaderContext enter() {
         return TemporaryClassLoaderContext.of(loader);
+    }
+
+    /**
+     * Daemon threads named {@code name-N} whose context class loader is the file system's: work handed to the
+     * file system from them starts the plugin's pool threads in its context, whichever thread created them.
+     */
+    public ThreadFactory threads(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            t.setContextClassLoader(loader);
+            return t;
+        };
     }
 }

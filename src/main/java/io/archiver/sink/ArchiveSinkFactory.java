@@ -11,8 +11,6 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 
 import java.util.Properties;
@@ -20,7 +18,7 @@ import java.util.Properties;
 import static io.archiver.config.ArchiverOptions.*;
 
 /**
- * Builds the two-phase-commit {@link FileSink}s of the archiver: part files are written in progress,
+ * Builds the two-phase-commit file sinks of the archiver: part files are written in progress,
  * become pending at the checkpoint barrier and are committed (made visible) only when that checkpoint
  * completes, so a restore from a checkpoint or savepoint resumes exactly after the last committed files.
  */
@@ -74,21 +72,17 @@ public final class ArchiveSinkFactory {
             TimePartitioning time,
             String suffix,
             OpenFileMemory memory) {
-        FileSink<ArchiveRecord> files = FileSink.forBulkFormat(new Path(path), writer)
-                .withBucketAssigner(new ArchiveBucketAssigner(time))
-                .withRollingPolicy(
-                        new ArchiveRollingPolicy(
-                                config.get(SINK_ROLL_MAX_PART_SIZE).getBytes(),
-                                config.get(SINK_ROLL_INACTIVITY).toMillis(),
-                                config.get(SINK_ROLL_INTERVAL).toMillis(),
-                                memory))
-                .withOutputFileConfig(
-                        OutputFileConfig.builder()
-                                .withPartPrefix(config.get(SINK_PART_PREFIX))
-                                .withPartSuffix(suffix)
-                                .build())
-                .withBucketCheckInterval(config.get(SINK_BUCKET_CHECK_INTERVAL).toMillis())
-                .build();
-        return new FileSinkInContext<>(files, path);
+        return FileSinkInContext.of(
+                path,
+                writer,
+                new ArchiveBucketAssigner(time),
+                new ArchiveRollingPolicy(
+                        config.get(SINK_ROLL_MAX_PART_SIZE).getBytes(),
+                        config.get(SINK_ROLL_INACTIVITY).toMillis(),
+                        config.get(SINK_ROLL_INTERVAL).toMillis(),
+                        memory),
+                OutputFileConfig.builder().withPartPrefix(config.get(SINK_PART_PREFIX)).withPartSuffix(suffix).build(),
+                config.get(SINK_BUCKET_CHECK_INTERVAL).toMillis(),
+                config.get(SINK_UPLOAD_THREADS));
     }
 }

@@ -6,6 +6,7 @@ import org.apache.flink.api.common.JobInfo;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -16,13 +17,20 @@ import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.connector.file.sink.writer.DefaultFileWriterBucketFactory;
+import org.apache.flink.connector.file.sink.writer.FileWriter;
 import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BulkBucketWriter;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.CheckpointRollingPolicy;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.apache.flink.util.UserCodeClassLoader;
 
@@ -34,9 +42,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 
 /**
- * Flink's {@link FileSink} working in the file system's {@link FileSystemContext}: the writer's calls
- * ({@link FileWriterInContext}), the timers on which it rolls inactive part files and the committer's commits.
- * Everything else (state, committables, topology) is the file sink's own, so its savepoints restore unchanged.
+ * Flink's {@link FileSink} working in the file system's {@link FileSystemContext}, its part files uploaded in
+ * the background ({@link BackgroundUploads}). The writer is the file sink's own, built from the same parts as
+ * {@code FileSink.forBulkFormat(...)} builds it but on the background-upload writer; it hands on the file
+ * system's own committables, so the committer, the serializers and the topology are the file sink's and its
+ * savepoints restore unchanged. The writer's calls ({@link FileWriterInContext}), the timers on which it rolls
+ * inactive part files and the committer's commits run in the file system's context.
  */
 public final class FileSinkInContext<IN>
         implements Sink<IN>,
@@ -47,20 +58,50 @@ public final class FileSinkInContext<IN>
 
     private static final long serialVersionUID = 1L;
 
+    /** The bare file sink of the same parts: its pre-commit topology and the state names it restores from. */
     private final FileSink<IN> files;
     private final String basePath;
+    private final BulkWriter.Factory<IN> writers;
+    private final BucketAssigner<IN, String> buckets;
+    private final CheckpointRollingPolicy<IN, String> rolling;
+    private final OutputFileConfig names;
+    private final long bucketCheckInterval;
+    private final int uploadThreads;
 
-    /** {@code files} writes under {@code basePath}. */
-    FileSinkInContext(FileSink<IN> files, String basePath) {
-        this.files = files;
+    private FileSinkInContext(
+            String basePath, BulkWriter.Factory<IN> writers, BucketAssigner<IN, String> buckets,
+            CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads) {
+        this.files = FileSink.forBulkFormat(new Path(basePath), writers)
+                .withBucketAssigner(buckets)
+                .withRollingPolicy(rolling)
+                .withOutputFileConfig(names)
+                .withBucketCheckInterval(bucketCheckInterval)
+                .build();
         this.basePath = basePath;
+        this.writers = writers;
+        this.buckets = buckets;
+        this.rolling = rolling;
+        this.names = names;
+        this.bucketCheckInterval = bucketCheckInterval;
+        this.uploadThreads = uploadThreads;
+    }
+
+    /**
+     * Part files of {@code writers} under {@code basePath} in the buckets of {@code buckets}, rolled by
+     * {@code rolling} (checked every {@code bucketCheckInterval} ms), named by {@code names}; each writer
+     * starts and finishes up to {@code uploadThreads} uploads at once.
+     */
+    static <IN> FileSinkInContext<IN> of(
+            String basePath, BulkWriter.Factory<IN> writers, BucketAssigner<IN, String> buckets,
+            CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads) {
+        return new FileSinkInContext<>(basePath, writers, buckets, rolling, names, bucketCheckInterval, uploadThreads);
     }
 
     @Override
     public FileWriterInContext<IN> createWriter(WriterInitContext context) throws IOException {
         FileSystemContext fs = fileSystem();
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
-            return new FileWriterInContext<>(files.createWriter(new TimersInContext(context, fs)), fs);
+            return writer(context, fs);
         }
     }
 
@@ -69,8 +110,30 @@ public final class FileSinkInContext<IN>
             throws IOException {
         FileSystemContext fs = fileSystem();
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
-            return new FileWriterInContext<>(files.restoreWriter(new TimersInContext(context, fs), state), fs);
+            FileWriterInContext<IN> writer = writer(context, fs);
+            writer.initializeState(state);
+            return writer;
         }
+    }
+
+    private FileWriterInContext<IN> writer(WriterInitContext context, FileSystemContext fs) throws IOException {
+        BackgroundUploads uploads = new BackgroundUploads(recoverableWriter(), fs, uploadThreads);
+        BulkBucketWriter<IN, String> partFiles = new BulkBucketWriter<>(uploads, writers);
+        FileWriter<IN> writer = new FileWriter<>(
+                new Path(basePath),
+                context.metricGroup(),
+                buckets,
+                new DefaultFileWriterBucketFactory<>(),
+                partFiles,
+                rolling,
+                names,
+                new TimersInContext(context, fs).getProcessingTimeService(),
+                bucketCheckInterval);
+        return new FileWriterInContext<>(writer, uploads, partFiles.getProperties().getPendingFileRecoverableSerializer(), fs);
+    }
+
+    private RecoverableWriter recoverableWriter() throws IOException {
+        return new Path(basePath).getFileSystem().createRecoverableWriter();
     }
 
     private FileSystemContext fileSystem() throws IOException {

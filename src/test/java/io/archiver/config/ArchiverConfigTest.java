@@ -138,6 +138,14 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void uploadThreadsOutsideTheirRangeNameTheRange() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.upload-threads", "0")))
+                .hasMessageContaining("'sink.upload-threads'")
+                .hasMessageContaining("1 to 64");
+        assertThat(ArchiverConfig.of(validWith("sink.upload-threads", "16")).get(ArchiverOptions.SINK_UPLOAD_THREADS)).isEqualTo(16);
+    }
+
+    @Test
     void secretsAreRedacted() {
         Map<String, String> m = valid();
         m.put("kafka.properties.sasl.jaas.config", "org.apache...PlainLoginModule required password=\"hunter2\";");

@@ -38,6 +38,8 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     private final AtomicInteger refuseCompletes = new AtomicInteger();
     private final AtomicInteger loseCompleteAnswers = new AtomicInteger();
     private final AtomicInteger completesBeforeHalt = new AtomicInteger(-1);
+    private final AtomicInteger refuseStarts = new AtomicInteger();
+    private final AtomicInteger refuseParts = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
 
     public FaultInjectingBlobStore(BlobStore delegate) {
@@ -70,6 +72,16 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     }
 
     /** True once {@link #haltCompletesAfter} has let its requests through and refuses the rest. */
+    /** The next {@code n} multipart uploads of archive files to start (when a part file opens) are refused with 403. */
+    public void refuseNextArchiveUploadStarts(int n) {
+        refuseStarts.set(n);
+    }
+
+    /** The next {@code n} part uploads of archive files (when a part file closes) are refused with 403. */
+    public void refuseNextArchivePartUploads(int n) {
+        refuseParts.set(n);
+    }
+
     public boolean completesHalted() {
         return completesBeforeHalt.get() == 0;
     }
@@ -86,6 +98,8 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     public void reset() {
         outageUntil.set(0);
         refuseCompletes.set(0);
+        refuseStarts.set(0);
+        refuseParts.set(0);
         loseCompleteAnswers.set(0);
         completesBeforeHalt.set(-1);
     }
@@ -97,6 +111,18 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         }
     }
 
+    /** 403 (S3A does not retry it) for a request on an archive part file while {@code counter} lasts. */
+    private void refuseArchiveFile(String key, AtomicInteger counter) {
+        if (isArchiveFile(key) && take(counter)) {
+            injected.incrementAndGet();
+            throw S3Exceptions.fromStatusCode(403);
+        }
+    }
+
+    private static boolean isArchiveFile(String key) {
+        return key != null && key.contains("/topic=");
+    }
+
     private static boolean take(AtomicInteger counter) {
         return counter.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
     }
@@ -104,8 +130,7 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     @Override
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload mpu, CompleteMultipartUploadRequest request) {
         maybeOutage();
-        boolean archiveFile = request.key() != null && request.key().contains("/topic=");
-        if ((archiveFile && completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) || take(refuseCompletes)) {
+        if ((isArchiveFile(request.key()) && completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) || take(refuseCompletes)) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(503);
         }
@@ -126,12 +151,14 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
         maybeOutage();
+        refuseArchiveFile(request.key(), refuseStarts);
         return super.initiateMultipartUpload(request);
     }
 
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload mpu, UploadPartRequest request, InputStream in) {
         maybeOutage();
+        refuseArchiveFile(request.key(), refuseParts);
         return super.uploadMultipartPart(mpu, request, in);
     }
 
