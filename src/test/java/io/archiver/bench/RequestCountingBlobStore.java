@@ -25,7 +25,11 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Counts the S3 requests the server answers, by kind, for benchmarks that report request counts. */
+/**
+ * Counts the S3 requests the server answers, by kind, for benchmarks that report request counts; with a
+ * latency, every request is answered that much later (the round trip of a remote S3 service, which the
+ * embedded server on the same machine does not have).
+ */
 final class RequestCountingBlobStore extends ForwardingBlobStore {
 
     final AtomicLong gets = new AtomicLong();
@@ -37,8 +41,27 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
     /** Single and multi-object deletes, one request each. */
     final AtomicLong deletes = new AtomicLong();
 
+    private final long latencyMillis;
+
     RequestCountingBlobStore(BlobStore delegate) {
+        this(delegate, 0);
+    }
+
+    RequestCountingBlobStore(BlobStore delegate, long latencyMillis) {
         super(delegate);
+        this.latencyMillis = latencyMillis;
+    }
+
+    /** Counts a request of {@code kind} and holds it for the latency (the simulated round trip). */
+    private void answer(AtomicLong kind) {
+        kind.incrementAndGet();
+        if (latencyMillis > 0) {
+            try {
+                Thread.sleep(latencyMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     long total() {
@@ -47,57 +70,57 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
 
     @Override
     public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
-        gets.incrementAndGet();
+        answer(gets);
         return super.getBlob(request);
     }
 
     @Override
     public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
-        heads.incrementAndGet();
+        answer(heads);
         return super.blobMetadata(request);
     }
 
     @Override
     public ListObjectsV2Response list(ListObjectsV2Request request) {
-        lists.incrementAndGet();
+        answer(lists);
         return super.list(request);
     }
 
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
-        puts.incrementAndGet();
+        answer(puts);
         return super.putBlob(request, in);
     }
 
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
-        multipart.incrementAndGet();
+        answer(multipart);
         return super.initiateMultipartUpload(request);
     }
 
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream in) {
-        multipart.incrementAndGet();
+        answer(multipart);
         return super.uploadMultipartPart(upload, request, in);
     }
 
     @Override
     public CompleteMultipartUploadResponse completeMultipartUpload(
             MultipartUpload upload, CompleteMultipartUploadRequest request) {
-        multipart.incrementAndGet();
+        answer(multipart);
         return super.completeMultipartUpload(upload, request);
     }
 
     @Override
     public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
-        deletes.incrementAndGet();
+        answer(deletes);
         return super.removeBlob(request);
     }
 
     /** One request, whatever the number of keys (not counted again per key). */
     @Override
     public DeleteObjectsResponse removeBlobs(DeleteObjectsRequest request) {
-        deletes.incrementAndGet();
+        answer(deletes);
         return delegate().removeBlobs(request);
     }
 }
