@@ -46,12 +46,11 @@ import java.util.concurrent.TimeUnit;
  * moment its file was first seen minus its produce time (resolution 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
  * latency against the checkpoint interval, requests per committed file. Each partition count is measured in
  * {@code bench.rounds} windows (median, min–max). Writes {@code target/bench/latency.md} and {@code .csv}.
- * {@code bench.latency.s3-latency-ms} answers every S3 request that much later: the round trip to a remote S3
- * service, which decides how long work done one request after another takes (0: the embedded server as it is).
+ * {@code bench.s3.latency-ms} answers every S3 request that much later ({@link RequestCountingBlobStore}).
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=LatencyBenchmark
  * [-Dbench.args="-Dbench.latency.partitions=8,100,1000 -Dbench.latency.seconds=60 -Dbench.latency.rate=2000 -Dbench.latency.format=parquet
- * -Dbench.latency.s3-latency-ms=0"]}
+ * -Dbench.s3.latency-ms=0"]}
  */
 public final class LatencyBenchmark {
 
@@ -70,11 +69,10 @@ public final class LatencyBenchmark {
         int rate = Integer.getInteger("bench.latency.rate", 2_000);
         String format = System.getProperty("bench.latency.format", "parquet");
         int rounds = Integer.getInteger("bench.rounds", 3);
-        int s3Latency = Integer.getInteger("bench.latency.s3-latency-ms", 0);
         Path work = Files.createTempDirectory("latency-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
         Map<Integer, List<Window>> windows = new LinkedHashMap<>();
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store, s3Latency));
+        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store));
                 EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
             s3.createBucket("bench");
             Configuration fs = new Configuration();
@@ -88,7 +86,7 @@ public final class LatencyBenchmark {
                 }
             }
         }
-        write(windows, seconds, rate, format, rounds, s3Latency);
+        write(windows, seconds, rate, format, rounds);
     }
 
     /** One measured window: latency percentiles (s), checkpoint durations (ms), files and requests per checkpoint. */
@@ -191,13 +189,14 @@ public final class LatencyBenchmark {
         }
     }
 
-    private static void write(Map<Integer, List<Window>> windows, int seconds, int rate, String format, int rounds,
-            int s3Latency) throws Exception {
+    private static void write(Map<Integer, List<Window>> windows, int seconds, int rate, String format, int rounds)
+            throws Exception {
         StringBuilder md = new StringBuilder();
         md.append("# Latency and checkpoint cost, ").append(LocalDate.now()).append("\n\n").append(rate)
                 .append(" records/s of 1 KiB for ").append(seconds).append(" s, ").append(format)
                 .append(", hour folders, parallelism 2, checkpoints every 5 s, S3Proxy filesystem backend")
-                .append(s3Latency > 0 ? " answering every request " + s3Latency + " ms late (simulated round trip), " : ", ")
+                .append(RequestCountingBlobStore.latencyMillis() > 0
+                        ? " answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late (simulated round trip), " : ", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
                 .append(" windows (min–max), each on a fresh topic.\n\n")
                 .append("| partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")

@@ -35,9 +35,10 @@ import java.util.function.BooleanSupplier;
  * variant; the clock starts when the job is submitted (Flink's local MiniCluster start included, the wait for
  * the stopped job's lease excluded and reported apart) and a poller reads the S3 server's folder every 50 ms.
  * One warm-up round, then the median (min–max). Writes {@code target/bench/recovery.md} and {@code .csv}.
+ * {@code bench.s3.latency-ms} answers every S3 request that much later ({@link RequestCountingBlobStore}).
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=RecoveryBenchmark
- * [-Dbench.args="-Dbench.recovery.partitions=1000 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.recovery.partitions=1000 -Dbench.rounds=3 -Dbench.s3.latency-ms=0"]}
  */
 public final class RecoveryBenchmark {
 
@@ -70,7 +71,7 @@ public final class RecoveryBenchmark {
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("recovery-bench");
         Map<String, List<Run>> runs = new LinkedHashMap<>();
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
+        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, RequestCountingBlobStore::new);
                 EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
             s3.createBucket("bench");
             Configuration fs = new Configuration();
@@ -179,7 +180,10 @@ public final class RecoveryBenchmark {
         md.append("# Recovery, ").append(LocalDate.now()).append("\n\n")
                 .append(String.format("%,d partitions, each with %d archived records and 1 new one; ", partitions, RECORDS_PER_PARTITION))
                 .append("Parquet, no time folders, parallelism 2, checkpoints every 2 s, Flink 2.2.0 local MiniCluster (its start included), ")
-                .append("Kafka 4.2.0 and S3Proxy in the same JVM, ").append(Runtime.getRuntime().availableProcessors())
+                .append("Kafka 4.2.0 and S3Proxy in the same JVM")
+                .append(RequestCountingBlobStore.latencyMillis() > 0
+                        ? " (answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late, a simulated round trip), " : ", ")
+                .append(Runtime.getRuntime().availableProcessors())
                 .append(" cores. Median of ").append(rounds).append(" rounds after a warm-up (min–max). ")
                 .append("Lease wait: the new job waiting for the stopped job's lease to expire (fencing.lease-timeout 4 s), before submission.\n\n")
                 .append("| restart | start → first record archived, s | × from savepoint | start → all partitions caught up, s | lease wait, s |\n")

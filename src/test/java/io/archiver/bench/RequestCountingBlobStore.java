@@ -26,9 +26,10 @@ import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts the S3 requests the server answers, by kind, for benchmarks that report request counts; with a
- * latency, every request is answered that much later (the round trip of a remote S3 service, which the
- * embedded server on the same machine does not have).
+ * Counts the S3 requests the server answers, by kind, for benchmarks that report request counts. With
+ * {@code -Dbench.s3.latency-ms=N} every request is answered N ms later: the round trip to a remote S3
+ * service, which the embedded server on the same machine does not have and which decides how long work done
+ * one request after another takes.
  */
 final class RequestCountingBlobStore extends ForwardingBlobStore {
 
@@ -44,12 +45,13 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
     private final long latencyMillis;
 
     RequestCountingBlobStore(BlobStore delegate) {
-        this(delegate, 0);
+        super(delegate);
+        this.latencyMillis = latencyMillis();
     }
 
-    RequestCountingBlobStore(BlobStore delegate, long latencyMillis) {
-        super(delegate);
-        this.latencyMillis = latencyMillis;
+    /** The simulated round trip of every request, ms ({@code bench.s3.latency-ms}, default 0). */
+    static long latencyMillis() {
+        return Long.getLong("bench.s3.latency-ms", 0);
     }
 
     /** Counts a request of {@code kind} and holds it for the latency (the simulated round trip). */
