@@ -8,23 +8,43 @@ import org.apache.flink.metrics.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Drops records the archive already holds: offsets below the partition's archive position. A job that
  * starts without state already begins there; this guards the starts the source does not ask the archive about
  * (partitions discovered while the job runs start from the earliest offset) and restores from savepoints older
  * than the archive. The position of a partition is read once, when its first record arrives.
+ *
+ * <p>The first record of a topic also reads ahead, in parallel, the positions of the partitions this subtask
+ * will most likely meet next: the Kafka source hands a reader every partition congruent to the one it met
+ * first, modulo the readers (the filter runs chained to them). Only positions settled by reading alone are
+ * kept (no record, or a record whose files are all visible); a partition the guess missed, or whose record
+ * lists a file whose commit must be completed, is looked up when its first record arrives, as before. Reading
+ * ahead is safe because only this job writes the positions of its partitions, and only for records that have
+ * passed this filter: a position read ahead cannot change before its partition's first record gets here.
  */
 public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
     private static final long PASSED = Long.MIN_VALUE;
     private static final Logger LOG = LoggerFactory.getLogger(ArchivedOffsetFilter.class);
+    private static final int READ_AHEAD_REQUESTS = 16;
 
     private final PositionStore positions;
     private transient Map<String, Map<Integer, Long>> thresholds;
+    /** Per topic: the partitions with a position record, and the settled positions read ahead. */
+    private transient Map<String, ReadAhead> readAhead;
+    private transient ExecutorService pool;
     private transient Counter skipped;
     private transient String lastPassedTopic;
     private transient int lastPassedPartition;
@@ -36,6 +56,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     @Override
     public void open(OpenContext context) {
         thresholds = new HashMap<>();
+        readAhead = new HashMap<>();
         lastPassedTopic = null;
         lastPassedPartition = -1;
         skipped = getRuntimeContext().getMetricGroup().counter("recordsSkippedAsArchived");
@@ -51,7 +72,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
         Map<Integer, Long> topic = thresholds.computeIfAbsent(r.getTopic(), t -> new HashMap<>());
         Long threshold = topic.get(r.getPartition());
         if (threshold == null) {
-            threshold = positions.resumePosition(r.getTopic(), r.getPartition()).orElse(PASSED);
+            threshold = position(r.getTopic(), r.getPartition());
             if (r.getOffset() < threshold) {
                 LOG.info("{}-{}: skipping offsets {}..{}, already in the archive", r.getTopic(), r.getPartition(),
                         r.getOffset(), threshold - 1);
@@ -67,4 +88,50 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
         skipped.inc();
         return false;
     }
+
+    /** The partition's archive position, or {@code PASSED} if the archive holds nothing of it. */
+    private long position(String topic, int partition) throws IOException {
+        ReadAhead known = readAhead.get(topic);
+        if (known == null) {
+            known = readAhead(topic, partition);
+            readAhead.put(topic, known);
+        }
+        if (!known.recorded().contains(partition)) {
+            return PASSED;
+        }
+        Long settled = known.settled().get(partition);
+        return settled != null ? settled : positions.resumePosition(topic, partition).orElse(PASSED);
+    }
+
+    private ReadAhead readAhead(String topic, int first) throws IOException {
+        Set<Integer> recorded = positions.recordedPartitions(topic);
+        int readers = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        List<TopicPartition> likely = new ArrayList<>();
+        for (int p : recorded) {
+            if (p % readers == first % readers) {
+                likely.add(new TopicPartition(topic, p));
+            }
+        }
+        Map<Integer, Long> settled = new HashMap<>();
+        if (!likely.isEmpty()) {
+            if (pool == null) {
+                pool = Executors.newFixedThreadPool(READ_AHEAD_REQUESTS, PositionStore.daemon("archive-positions-read-ahead"));
+            }
+            positions.settledPositions(likely, pool).forEach((tp, offset) -> settled.put(tp.partition(), offset));
+        }
+        LOG.info("{}: {} partitions have archive positions; read ahead {} settled of the {} this reader is likely to get",
+                topic, recorded.size(), settled.size(), likely.size());
+        return new ReadAhead(recorded, settled);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+        super.close();
+    }
+
+    /** What the first record of a topic read: the partitions with a position record, and the settled positions. */
+    private record ReadAhead(Set<Integer> recorded, Map<Integer, Long> settled) {}
 }

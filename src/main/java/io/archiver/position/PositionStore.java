@@ -132,6 +132,48 @@ public final class PositionStore implements Serializable {
         return perPartition(partitions, pool, tp -> read(tp.topic(), tp.partition()).map(PositionRecord::nextOffset));
     }
 
+    /** The partitions of {@code topic} that have a position record (one listing). */
+    public Set<Integer> recordedPartitions(String topic) throws IOException {
+        Path folder = new Path(new Path(root), "_archiver/positions/" + topic);
+        Set<Integer> partitions = new HashSet<>();
+        FileStatus[] files;
+        try {
+            files = folder.getFileSystem().listStatus(folder);
+        } catch (FileNotFoundException e) {
+            return partitions;
+        }
+        for (FileStatus file : files == null ? new FileStatus[0] : files) {
+            String name = file.getPath().getName();
+            if (name.matches("[0-9]+\\.json")) {
+                partitions.add(Integer.parseInt(name.substring(0, name.length() - 5)));
+            }
+        }
+        return partitions;
+    }
+
+    /**
+     * {@link #resumePosition} of the partitions whose stored record lists only visible files, found by reading
+     * alone: the record's next offset. Partitions without a record, and those whose record lists a file not
+     * visible yet (whose commit {@link #resumePosition} would complete), are left out.
+     */
+    public Map<TopicPartition, Long> settledPositions(Collection<TopicPartition> partitions, ExecutorService pool)
+            throws IOException {
+        return perPartition(partitions, pool, tp -> {
+            Optional<PositionRecord> record = read(tp.topic(), tp.partition());
+            return record.isPresent() && allVisible(record.get()) ? Optional.of(record.get().nextOffset()) : Optional.empty();
+        });
+    }
+
+    private static boolean allVisible(PositionRecord record) throws IOException {
+        for (PositionRecord.PendingFile file : record.files()) {
+            Path path = new Path(file.path());
+            if (!path.getFileSystem().exists(path)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Where a job without state resumes the partition, if the archive holds any of it. */
     public Optional<Long> resumePosition(String topic, int partition) throws IOException {
         Optional<PositionRecord> record = read(topic, partition);

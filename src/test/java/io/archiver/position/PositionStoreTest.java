@@ -5,6 +5,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputStreamBasedPartFileWriter.OutputStreamBasedPendingFileRecoverable;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,9 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,6 +66,25 @@ class PositionStoreTest {
                 .hasMessageContaining(lost.path())
                 .hasMessageContaining(visible.path())
                 .hasMessageContaining("resume.from-archive");
+    }
+
+    @Test
+    void readingAheadSettlesOnlyRecordsWhoseFilesAreAllVisibleAndCompletesNothing() throws Exception {
+        PositionStore store = store();
+        store.write(new PositionRecord("orders", 0, 150, 7, List.of(committed(store, pendingFile(store, "part-0.jsonl", 100, 149)))));
+        store.write(new PositionRecord("orders", 1, 300, 7, List.of(pendingFile(store, "part-1.jsonl", 250, 299))));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            assertThat(store.recordedPartitions("orders")).containsExactlyInAnyOrder(0, 1);
+            assertThat(store.recordedPartitions("unknown")).isEmpty();
+            assertThat(store.settledPositions(
+                    List.of(new TopicPartition("orders", 0), new TopicPartition("orders", 1), new TopicPartition("orders", 2)), pool))
+                    .containsExactly(Map.entry(new TopicPartition("orders", 0), 150L));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(new File(dir, "topic=orders/partition=0/part-1.jsonl")).doesNotExist();
+        assertThat(store.resumePosition("orders", 1)).contains(300L);
     }
 
     private PositionStore store() {
