@@ -5,17 +5,18 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFilterFunction;
 import org.apache.flink.metrics.Counter;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.apache.kafka.common.TopicPartition;
-
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -25,13 +26,14 @@ import java.util.concurrent.Executors;
  * (partitions discovered while the job runs start from the earliest offset) and restores from savepoints older
  * than the archive. The position of a partition is read once, when its first record arrives.
  *
- * <p>The first record of a topic also reads ahead, in parallel, the positions of the partitions this subtask
- * will most likely meet next: the Kafka source hands a reader every partition congruent to the one it met
- * first, modulo the readers (the filter runs chained to them). Only positions settled by reading alone are
- * kept (no record, or a record whose files are all visible); a partition the guess missed, or whose record
- * lists a file whose commit must be completed, is looked up when its first record arrives, as before. Reading
- * ahead is safe because only this job writes the positions of its partitions, and only for records that have
- * passed this filter: a position read ahead cannot change before its partition's first record gets here.
+ * <p>The first record of a topic also starts reading ahead, in the background and in parallel, the positions
+ * of the partitions this subtask will most likely meet next: the Kafka source hands a reader every partition
+ * congruent to the one it met first, modulo the readers (the filter runs chained to them). Only positions
+ * settled by reading alone are kept (no record, or a record whose files are all visible). A partition whose
+ * first record arrives before the read-ahead is done, one the guess missed, or one whose record lists a file
+ * whose commit must be completed is looked up then, as before. Reading ahead is safe because only this job
+ * writes the positions of its partitions, and only for records that have passed this filter: a position read
+ * ahead cannot change before its partition's first record gets here, and is not used after.
  */
 public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord> {
 
@@ -42,9 +44,11 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
 
     private final PositionStore positions;
     private transient Map<String, Map<Integer, Long>> thresholds;
-    /** Per topic: the partitions with a position record, and the settled positions read ahead. */
-    private transient Map<String, ReadAhead> readAhead;
-    private transient ExecutorService pool;
+    /** Per topic: the partitions with a position record and the settled positions, read in the background. */
+    private transient Map<String, CompletableFuture<ReadAhead>> readAhead;
+    /** The read-ahead's requests, and the thread that reads one topic ahead after another. */
+    private transient ExecutorService requests;
+    private transient ExecutorService readingAhead;
     private transient Counter skipped;
     private transient String lastPassedTopic;
     private transient int lastPassedPartition;
@@ -91,43 +95,56 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
 
     /** The partition's archive position, or {@code PASSED} if the archive holds nothing of it. */
     private long position(String topic, int partition) throws IOException {
-        ReadAhead known = readAhead.get(topic);
-        if (known == null) {
-            known = readAhead(topic, partition);
-            readAhead.put(topic, known);
+        CompletableFuture<ReadAhead> ahead = readAhead.get(topic);
+        if (ahead == null) {
+            readAhead.put(topic, readAhead(topic, partition));
+        } else if (ahead.isDone() && !ahead.isCompletedExceptionally()) {
+            ReadAhead known = ahead.join();
+            if (!known.recorded().contains(partition)) {
+                return PASSED;
+            }
+            Long settled = known.settled().get(partition);
+            if (settled != null) {
+                return settled;
+            }
         }
-        if (!known.recorded().contains(partition)) {
-            return PASSED;
-        }
-        Long settled = known.settled().get(partition);
-        return settled != null ? settled : positions.resumePosition(topic, partition).orElse(PASSED);
+        return positions.resumePosition(topic, partition).orElse(PASSED);
     }
 
-    private ReadAhead readAhead(String topic, int first) throws IOException {
-        Set<Integer> recorded = positions.recordedPartitions(topic);
+    /** Starts reading ahead the positions of {@code topic}'s partitions congruent to {@code first}. */
+    private CompletableFuture<ReadAhead> readAhead(String topic, int first) {
         int readers = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-        List<TopicPartition> likely = new ArrayList<>();
-        for (int p : recorded) {
-            if (p % readers == first % readers) {
-                likely.add(new TopicPartition(topic, p));
-            }
+        if (requests == null) {
+            requests = Executors.newFixedThreadPool(READ_AHEAD_REQUESTS, PositionStore.daemon("archive-positions-read-ahead"));
+            readingAhead = Executors.newSingleThreadExecutor(PositionStore.daemon("archive-positions-read-ahead-topics"));
         }
-        Map<Integer, Long> settled = new HashMap<>();
-        if (!likely.isEmpty()) {
-            if (pool == null) {
-                pool = Executors.newFixedThreadPool(READ_AHEAD_REQUESTS, PositionStore.daemon("archive-positions-read-ahead"));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                Set<Integer> recorded = positions.recordedPartitions(topic);
+                List<TopicPartition> likely = new ArrayList<>();
+                for (int p : recorded) {
+                    if (p != first && p % readers == first % readers) {
+                        likely.add(new TopicPartition(topic, p));
+                    }
+                }
+                Map<Integer, Long> settled = new HashMap<>();
+                positions.settledPositions(likely, requests).forEach((tp, offset) -> settled.put(tp.partition(), offset));
+                LOG.info("{}: {} partitions have archive positions; read ahead {} settled of the {} more this reader is likely to get",
+                        topic, recorded.size(), settled.size(), likely.size());
+                return new ReadAhead(recorded, settled);
+            } catch (IOException e) {
+                LOG.warn("{}: reading archive positions ahead failed ({}); each partition is read when its first record arrives",
+                        topic, e.toString());
+                throw new UncheckedIOException(e);
             }
-            positions.settledPositions(likely, pool).forEach((tp, offset) -> settled.put(tp.partition(), offset));
-        }
-        LOG.info("{}: {} partitions have archive positions; read ahead {} settled of the {} this reader is likely to get",
-                topic, recorded.size(), settled.size(), likely.size());
-        return new ReadAhead(recorded, settled);
+        }, readingAhead);
     }
 
     @Override
     public void close() throws Exception {
-        if (pool != null) {
-            pool.shutdownNow();
+        if (requests != null) {
+            readingAhead.shutdownNow();
+            requests.shutdownNow();
         }
         super.close();
     }

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,7 +59,7 @@ public final class PositionStore implements Serializable {
     }
 
     public Path recordPath(String topic, int partition) {
-        return new Path(new Path(root), "_archiver/positions/" + topic + "/" + partition + ".json");
+        return new Path(positionsFolder(), topic + "/" + partition + ".json");
     }
 
     /** Serializes the pending upload of a part file, as {@link PositionRecord.PendingFile} keeps it. */
@@ -94,23 +95,28 @@ public final class PositionStore implements Serializable {
 
     /** Every position record of the archive: one listing per topic, one read per partition. */
     public List<PositionRecord> allRecords() throws IOException {
-        Path positions = new Path(new Path(root), "_archiver/positions");
         List<PositionRecord> records = new ArrayList<>();
-        FileStatus[] topics;
-        try {
-            topics = positions.getFileSystem().listStatus(positions);
-        } catch (FileNotFoundException e) {
-            return records;
-        }
-        for (FileStatus topic : topics == null ? new FileStatus[0] : topics) {
-            for (FileStatus file : positions.getFileSystem().listStatus(topic.getPath())) {
-                String name = file.getPath().getName();
-                if (name.endsWith(".json")) {
-                    read(topic.getPath().getName(), Integer.parseInt(name.substring(0, name.length() - 5))).ifPresent(records::add);
-                }
+        for (FileStatus topic : list(positionsFolder())) {
+            String name = topic.getPath().getName();
+            for (int partition : recordedPartitions(name)) {
+                read(name, partition).ifPresent(records::add);
             }
         }
         return records;
+    }
+
+    private Path positionsFolder() {
+        return new Path(new Path(root), "_archiver/positions");
+    }
+
+    /** The entries of {@code folder}; none if it does not exist. */
+    private static FileStatus[] list(Path folder) throws IOException {
+        try {
+            FileStatus[] entries = folder.getFileSystem().listStatus(folder);
+            return entries == null ? new FileStatus[0] : entries;
+        } catch (FileNotFoundException e) {
+            return new FileStatus[0];
+        }
     }
 
     /**
@@ -134,15 +140,8 @@ public final class PositionStore implements Serializable {
 
     /** The partitions of {@code topic} that have a position record (one listing). */
     public Set<Integer> recordedPartitions(String topic) throws IOException {
-        Path folder = new Path(new Path(root), "_archiver/positions/" + topic);
-        Set<Integer> partitions = new HashSet<>();
-        FileStatus[] files;
-        try {
-            files = folder.getFileSystem().listStatus(folder);
-        } catch (FileNotFoundException e) {
-            return partitions;
-        }
-        for (FileStatus file : files == null ? new FileStatus[0] : files) {
+        Set<Integer> partitions = new TreeSet<>();
+        for (FileStatus file : list(new Path(positionsFolder(), topic))) {
             String name = file.getPath().getName();
             if (name.matches("[0-9]+\\.json")) {
                 partitions.add(Integer.parseInt(name.substring(0, name.length() - 5)));
