@@ -82,7 +82,8 @@ public final class FaultScenario implements AutoCloseable {
 
     /**
      * Stops the job with a savepoint and returns its path. A job still recovering from an earlier fault
-     * refuses the savepoint (not all tasks running): it is asked again until it takes one.
+     * refuses the savepoint (not all tasks running), and one just submitted cannot be asked yet (its job
+     * master is still initializing): it is asked again until it takes one.
      */
     public String stopWithSavepoint() throws Exception {
         String[] savepoint = new String[1];
@@ -92,8 +93,10 @@ public final class FaultScenario implements AutoCloseable {
                         SavepointFormatType.CANONICAL).get(2, TimeUnit.MINUTES);
                 return true;
             } catch (java.util.concurrent.ExecutionException e) {
-                if (org.apache.flink.util.ExceptionUtils.findThrowable(e, org.apache.flink.runtime.checkpoint.CheckpointException.class).isPresent()
-                        && !job.getJobStatus().get().isGloballyTerminalState()) {
+                boolean notReady = org.apache.flink.util.ExceptionUtils.findThrowable(e, org.apache.flink.runtime.checkpoint.CheckpointException.class).isPresent()
+                        || org.apache.flink.util.ExceptionUtils.findThrowable(
+                                e, org.apache.flink.runtime.dispatcher.UnavailableDispatcherOperationException.class).isPresent();
+                if (notReady && !job.getJobStatus().get().isGloballyTerminalState()) {
                     return false;
                 }
                 throw e;
