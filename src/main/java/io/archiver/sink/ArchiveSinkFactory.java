@@ -72,7 +72,7 @@ public final class ArchiveSinkFactory {
             TimePartitioning time,
             String suffix,
             OpenFileMemory memory) {
-        return FileSinkInContext.of(
+        return new FileSinkInContext<>(
                 path,
                 writer,
                 new ArchiveBucketAssigner(time),

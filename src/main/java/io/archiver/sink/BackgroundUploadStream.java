@@ -31,13 +31,7 @@ final class BackgroundUploadStream extends RecoverableFsDataOutputStream {
 
     @Override
     public void write(int b) throws IOException {
-        RecoverableFsDataOutputStream s = opened(early != null && early.size() >= MAX_EARLY_BYTES);
-        if (s != null) {
-            s.write(b);
-        } else {
-            early.write(b);
-        }
-        pos++;
+        write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override

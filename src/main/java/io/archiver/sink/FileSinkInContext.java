@@ -68,7 +68,12 @@ public final class FileSinkInContext<IN>
     private final long bucketCheckInterval;
     private final int uploadThreads;
 
-    private FileSinkInContext(
+    /**
+     * Part files of {@code writers} under {@code basePath} in the buckets of {@code buckets}, rolled by
+     * {@code rolling} (checked every {@code bucketCheckInterval} ms), named by {@code names}; each writer
+     * starts and finishes up to {@code uploadThreads} uploads at once.
+     */
+    FileSinkInContext(
             String basePath, BulkWriter.Factory<IN> writers, BucketAssigner<IN, String> buckets,
             CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads) {
         this.files = FileSink.forBulkFormat(new Path(basePath), writers)
@@ -84,17 +89,6 @@ public final class FileSinkInContext<IN>
         this.names = names;
         this.bucketCheckInterval = bucketCheckInterval;
         this.uploadThreads = uploadThreads;
-    }
-
-    /**
-     * Part files of {@code writers} under {@code basePath} in the buckets of {@code buckets}, rolled by
-     * {@code rolling} (checked every {@code bucketCheckInterval} ms), named by {@code names}; each writer
-     * starts and finishes up to {@code uploadThreads} uploads at once.
-     */
-    static <IN> FileSinkInContext<IN> of(
-            String basePath, BulkWriter.Factory<IN> writers, BucketAssigner<IN, String> buckets,
-            CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads) {
-        return new FileSinkInContext<>(basePath, writers, buckets, rolling, names, bucketCheckInterval, uploadThreads);
     }
 
     @Override
