@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,8 +32,12 @@ final class BenchmarkReport {
         this.rounds = rounds;
     }
 
-    /** {@code outputBytes}: what each job variant wrote to S3 (none for the limits). */
-    void write(Map<String, List<Double>> seconds, Map<String, Long> outputBytes) throws Exception {
+    /**
+     * {@code outputBytes}: what each job variant wrote to S3 (none for the limits); {@code cpu}: the CPU seconds
+     * of each measured round by part of the stack.
+     */
+    void write(Map<String, List<Double>> seconds, Map<String, Long> outputBytes,
+            Map<String, List<Map<CpuAccounting.Part, Double>>> cpu) throws Exception {
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         double limit = Math.max(median(seconds.get(LIMIT_A)), median(seconds.get(LIMIT_B)));
@@ -58,10 +63,62 @@ final class BenchmarkReport {
             csv.append(String.format("%s,%.3f,%.3f,%.3f,%.0f,%.2f,%.3f,%.3f,%s%n",
                     e.getKey(), med, min, max, records / med, bytes / 1e6 / med, limit / med, peer / med, writtenMb));
         }
+        cpuTable(md, cpu, seconds);
         Files.writeString(dir.resolve("throughput.md"), md.toString());
         Files.writeString(dir.resolve("throughput.csv"), csv.toString());
+        Files.writeString(dir.resolve("throughput-cpu.csv"), cpuCsv(cpu));
         chart(dir.resolve("throughput.png"), seconds);
         System.out.println(md);
+    }
+
+    /**
+     * Where the cores went: CPU seconds per round by part of the stack (mean of the measured rounds), the share of
+     * the machine the round kept busy, and CPU milliseconds per MB of input.
+     */
+    private void cpuTable(StringBuilder md, Map<String, List<Map<CpuAccounting.Part, Double>>> cpu,
+            Map<String, List<Double>> seconds) {
+        md.append("\nCPU seconds per round by part of the stack (mean of the measured rounds; one JVM, so the threads' ")
+                .append("CPU clocks tell the parts apart). \"busy\" is CPU seconds over wall seconds × cores.\n\n| variant | CPU s | busy | ms/MB |");
+        for (CpuAccounting.Part p : CpuAccounting.Part.values()) {
+            md.append(' ').append(p.label).append(" |");
+        }
+        md.append("\n|---|---|---|---|").append("---|".repeat(CpuAccounting.Part.values().length)).append('\n');
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (Map.Entry<String, List<Map<CpuAccounting.Part, Double>>> e : cpu.entrySet()) {
+            Map<CpuAccounting.Part, Double> mean = mean(e.getValue());
+            double total = mean.values().stream().mapToDouble(Double::doubleValue).sum();
+            double wall = seconds.get(e.getKey()).stream().mapToDouble(Double::doubleValue).average().orElse(1);
+            md.append(String.format("| %s | %.1f | %.0f %% | %.1f |", e.getKey(), total, 100 * total / (wall * cores),
+                    1000 * total / (bytes / 1e6)));
+            for (double s : mean.values()) {
+                md.append(String.format(" %.1f |", s));
+            }
+            md.append('\n');
+        }
+    }
+
+    private static String cpuCsv(Map<String, List<Map<CpuAccounting.Part, Double>>> cpu) {
+        StringBuilder csv = new StringBuilder("variant");
+        for (CpuAccounting.Part p : CpuAccounting.Part.values()) {
+            csv.append(',').append(p.name().toLowerCase()).append("_cpu_s");
+        }
+        csv.append('\n');
+        for (Map.Entry<String, List<Map<CpuAccounting.Part, Double>>> e : cpu.entrySet()) {
+            csv.append(e.getKey());
+            for (double s : mean(e.getValue()).values()) {
+                csv.append(String.format(",%.3f", s));
+            }
+            csv.append('\n');
+        }
+        return csv.toString();
+    }
+
+    private static Map<CpuAccounting.Part, Double> mean(List<Map<CpuAccounting.Part, Double>> rounds) {
+        Map<CpuAccounting.Part, Double> mean = new EnumMap<>(CpuAccounting.Part.class);
+        for (Map<CpuAccounting.Part, Double> round : rounds) {
+            round.forEach((p, s) -> mean.merge(p, s / rounds.size(), Double::sum));
+        }
+        return mean;
     }
 
     private void chart(Path file, Map<String, List<Double>> seconds) throws Exception {

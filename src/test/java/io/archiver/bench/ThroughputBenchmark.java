@@ -62,7 +62,8 @@ import java.util.stream.Stream;
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=ThroughputBenchmark
  * [-Dbench.args="-Dbench.throughput.records=2000000 -Dbench.rounds=3 -Dbench.throughput.only=gzip"]}; {@code only}
- * keeps the archiver variants whose name contains the text (the limit and the peer always run).
+ * keeps the archiver variants whose name contains the text, or the one variant of that name (the limit and the
+ * peer always run).
  */
 public final class ThroughputBenchmark {
 
@@ -101,13 +102,19 @@ public final class ThroughputBenchmark {
             long bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null);
             ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);
             Map<String, Long> outputBytes = new LinkedHashMap<>();
-            Map<String, List<Double>> seconds = bench.run(rounds, outputBytes);
-            new BenchmarkReport(records, bytes, rounds).write(seconds, outputBytes);
+            Map<String, List<Map<CpuAccounting.Part, Double>>> cpu = new LinkedHashMap<>();
+            Map<String, List<Double>> seconds = bench.run(rounds, outputBytes, cpu);
+            new BenchmarkReport(records, bytes, rounds).write(seconds, outputBytes, cpu);
         }
     }
 
-    /** Seconds of every measured round per variant; {@code outputBytes} gets what each job wrote to S3. */
-    private Map<String, List<Double>> run(int rounds, Map<String, Long> outputBytes) throws Exception {
+    /**
+     * Seconds of every measured round per variant; {@code outputBytes} gets what each job wrote to S3, {@code cpu}
+     * the CPU seconds of every measured round by part of the stack.
+     */
+    private Map<String, List<Double>> run(
+            int rounds, Map<String, Long> outputBytes, Map<String, List<Map<CpuAccounting.Part, Double>>> cpu)
+            throws Exception {
         Map<String, Measurement> variants = new LinkedHashMap<>();
         variants.put("limit (a): Kafka consumer", this::consume);
         variants.put("limit (b): S3 multipart ingest", this::s3Ingest);
@@ -121,15 +128,22 @@ public final class ThroughputBenchmark {
                 n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip", "sink.jsonl.gzip-level", "1")));
         variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
         variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
-        // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip"
+        // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip";
+        // a variant's full name keeps that variant alone
         String only = System.getProperty("bench.throughput.only", "");
-        variants.keySet().removeIf(v -> v.startsWith("archiver") && !v.contains(only));
+        boolean exact = variants.containsKey(only);
+        variants.keySet().removeIf(v -> v.startsWith("archiver") && !(exact ? v.equals(only) : v.contains(only)));
         Map<String, List<Double>> seconds = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {
             for (Map.Entry<String, Measurement> v : variants.entrySet()) {
                 String run = v.getKey().replaceAll("[^a-z0-9]+", "-") + "-" + round;
                 long start = System.nanoTime();
-                long written = v.getValue().run(run);
+                long written;
+                Map<CpuAccounting.Part, Double> spent;
+                try (CpuAccounting accounting = CpuAccounting.start()) {
+                    written = v.getValue().run(run);
+                    spent = accounting.seconds();
+                }
                 double s = (System.nanoTime() - start) / 1e9;
                 if (written > 0) {
                     outputBytes.put(v.getKey(), written);
@@ -137,6 +151,7 @@ public final class ThroughputBenchmark {
                 System.out.printf("round %d %-32s %7.2f s%n", round, v.getKey(), s);
                 if (round > 0) {
                     seconds.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(s);
+                    cpu.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(spent);
                 }
             }
         }
