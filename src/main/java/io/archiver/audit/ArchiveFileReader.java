@@ -6,6 +6,7 @@ import io.archiver.record.PayloadFormats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.parquet.example.data.Group;
@@ -18,6 +19,7 @@ import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.io.InputFile;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +34,7 @@ import static io.archiver.record.EnvelopeFields.*;
 
 /**
  * Reads archived part files back into {@link ArchiveRecord}s, whatever their format (chosen by suffix:
- * {@code .parquet}, {@code .jsonl}, {@code .jsonl.gz}) and filesystem. JSON Lines payloads are decoded
+ * {@code .parquet}, {@code .jsonl}, {@code .jsonl.gz}, {@code .jsonl.zst}) and filesystem. JSON Lines payloads are decoded
  * with the payload formats they were written with; Parquet payloads are raw bytes whatever the format.
  */
 public final class ArchiveFileReader {
@@ -99,14 +101,23 @@ public final class ArchiveFileReader {
         String name = file.getName();
         if (name.endsWith(".parquet")) {
             readParquet(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen()), sink);
-        } else if (name.endsWith(".jsonl") || name.endsWith(".jsonl.gz")) {
-            try (InputStream raw = fs.open(file);
-                    InputStream in = name.endsWith(".gz") ? new GZIPInputStream(raw, 64 * 1024) : raw) {
+        } else if (name.endsWith(".jsonl") || name.endsWith(".jsonl.gz") || name.endsWith(".jsonl.zst")) {
+            try (InputStream raw = fs.open(file); InputStream in = decompressing(raw, name)) {
                 readJsonLines(in, sink);
             }
         } else {
-            throw new IOException("Not an archive file (expected .parquet, .jsonl or .jsonl.gz): " + file);
+            throw new IOException("Not an archive file (expected .parquet, .jsonl, .jsonl.gz or .jsonl.zst): " + file);
         }
+    }
+
+    private static InputStream decompressing(InputStream raw, String name) throws IOException {
+        if (name.endsWith(".gz")) {
+            return new GZIPInputStream(raw, 64 * 1024);
+        }
+        if (name.endsWith(".zst")) {
+            return new BufferedInputStream(new ZstdInputStreamNoFinalizer(raw), 64 * 1024);
+        }
+        return raw;
     }
 
     private static void readParquet(InputFile file, Consumer<ArchiveRecord> sink) throws IOException {

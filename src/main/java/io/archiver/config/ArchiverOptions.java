@@ -228,7 +228,10 @@ public final class ArchiverOptions {
             key("sink.jsonl.compression")
                     .enumType(JsonCompression.class)
                     .defaultValue(JsonCompression.NONE)
-                    .withDescription("Compression of JSON Lines files.");
+                    .withDescription(
+                            "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd (.jsonl.zst: "
+                                    + "smaller than gzip and several times faster to write; read by zstd, DuckDB, Spark, Athena). Compressing "
+                                    + "runs in the sink's task thread.");
 
     public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
             key("sink.jsonl.gzip-level")
@@ -237,6 +240,15 @@ public final class ArchiverOptions {
                     .withDescription(
                             "Deflate level of gzip JSON Lines, 1 (fastest) to 9 (smallest); 6 is gzip's own default. Compressing runs in "
                                     + "the sink's task thread: level 1 writes faster for somewhat larger files (README, Throughput).");
+
+    public static final ConfigOption<Integer> SINK_JSONL_ZSTD_LEVEL =
+            key("sink.jsonl.zstd-level")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "zstd level of zstd JSON Lines, 1 (fastest) to 19 (smallest); 3 is zstd's own default. Every open part file "
+                                    + "holds a compression context outside the heap, about 0.7 MB at level 1 and 1.4 MB at level 3 (more at "
+                                    + "higher levels): count one open file per partition and time folder written between checkpoints.");
 
     public static final ConfigOption<MemorySize> SINK_ROLL_MAX_PART_SIZE =
             key("sink.roll.max-part-size")
@@ -345,6 +357,7 @@ public final class ArchiverOptions {
                     SINK_PARQUET_BUFFER_MEMORY,
                     SINK_JSONL_COMPRESSION,
                     SINK_JSONL_GZIP_LEVEL,
+                    SINK_JSONL_ZSTD_LEVEL,
                     SINK_ROLL_MAX_PART_SIZE,
                     SINK_ROLL_INACTIVITY,
                     SINK_ROLL_INTERVAL,

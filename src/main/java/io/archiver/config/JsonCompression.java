@@ -5,7 +5,9 @@ public enum JsonCompression implements ConfigValue {
     /** plain text, suffix .jsonl. */
     NONE("none"),
     /** one gzip stream per file, suffix .jsonl.gz. */
-    GZIP("gzip");
+    GZIP("gzip"),
+    /** one zstd frame per file, suffix .jsonl.zst. */
+    ZSTD("zstd");
 
     private final String configName;
 

@@ -47,7 +47,14 @@ public final class ArchiveLayout {
         if (format == ArchiveFormat.PARQUET) {
             return ".parquet";
         }
-        return jsonCompression == JsonCompression.GZIP ? ".jsonl.gz" : ".jsonl";
+        switch (jsonCompression) {
+            case GZIP:
+                return ".jsonl.gz";
+            case ZSTD:
+                return ".jsonl.zst";
+            default:
+                return ".jsonl";
+        }
     }
 
     /** The (topic, partition) a path inside the archive belongs to, if it follows the layout. */
@@ -66,7 +73,8 @@ public final class ArchiveLayout {
     public static boolean isDataFile(String name) {
         return !name.startsWith("_")
                 && !name.startsWith(".")
-                && (name.endsWith(".parquet") || name.endsWith(".jsonl") || name.endsWith(".jsonl.gz"));
+                && (name.endsWith(".parquet") || name.endsWith(".jsonl") || name.endsWith(".jsonl.gz")
+                        || name.endsWith(".jsonl.zst"));
     }
 
     private static StringBuilder pad2(StringBuilder sb, int v) {

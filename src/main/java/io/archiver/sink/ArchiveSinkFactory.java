@@ -39,8 +39,8 @@ public final class ArchiveSinkFactory {
                                         config.get(SINK_PARQUET_COMPRESSION),
                                         config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
                                         (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
-                        : new JsonLinesWriterFactory(formats,
-                                jsonCompression == JsonCompression.GZIP ? config.get(SINK_JSONL_GZIP_LEVEL) : null);
+                        : new JsonLinesWriterFactory(formats, jsonCompression,
+                                jsonCompression == JsonCompression.ZSTD ? config.get(SINK_JSONL_ZSTD_LEVEL) : config.get(SINK_JSONL_GZIP_LEVEL));
         TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
         OpenFileMemory memory = new OpenFileMemory(
                 config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), 2 * EnvelopeParquetWriterFactory.OPEN_FILE_HEAP);
@@ -61,7 +61,7 @@ public final class ArchiveSinkFactory {
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */
     public static FileSinkInContext<ArchiveRecord> deadLetter(ArchiverConfig config) {
         return build(
-                config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, null),
+                config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0),
                 TimePartitioning.NONE, ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE), new OpenFileMemory(0, 0));
     }
 

@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.config.JsonCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -7,8 +8,10 @@ import io.archiver.record.PayloadFormats;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import org.apache.flink.api.common.serialization.BulkWriter;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Base64;
@@ -20,8 +23,8 @@ import static io.archiver.record.EnvelopeFields.*;
  * Writes records as JSON Lines, one compact JSON object per line:
  * {@code {"topic":..,"partition":..,"offset":..,"timestamp":..,"timestamp_type":..,"key":..,"value":..,
  * "headers":[{"key":..,"value":..}]}}. Bytes are base64 strings, strings are JSON strings, JSON payloads
- * are embedded (re-serialized compactly, so a multi-line document stays on one line). With gzip, one gzip
- * stream covers the whole file and is finished when the file closes.
+ * are embedded (re-serialized compactly, so a multi-line document stays on one line). With gzip or zstd, one
+ * gzip stream or zstd frame covers the whole file and is finished when the file closes.
  */
 final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
@@ -30,17 +33,18 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
     private final JsonFactory json;
     private final PayloadFormats formats;
-    private final GZIPOutputStream gzip;
+    /** The compressing stream over the part file, null for an uncompressed file. */
+    private final OutputStream compressed;
     private final JsonGenerator out;
     private byte[] base64 = new byte[4096];
 
-    /** {@code gzipLevel}: the deflate level, or null for an uncompressed file. */
-    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, Integer gzipLevel)
+    /** {@code level}: gzip's deflate level or zstd's level, unused for an uncompressed file. */
+    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, JsonCompression compression, int level)
             throws IOException {
         this.json = json;
         this.formats = formats;
-        this.gzip = gzipLevel == null ? null : new LeveledGzipStream(stream, gzipLevel);
-        this.out = json.createGenerator(this.gzip != null ? this.gzip : stream);
+        this.compressed = compressing(new KeptOpen(stream), compression, level);
+        this.out = json.createGenerator(this.compressed != null ? this.compressed : stream);
         this.out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         this.out.setRootValueSeparator(null);
     }
@@ -105,6 +109,37 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         out.writeRawUTF8String(base64, 0, n);
     }
 
+    private static OutputStream compressing(OutputStream file, JsonCompression compression, int level) throws IOException {
+        switch (compression) {
+            case GZIP:
+                return new LeveledGzipStream(file, level);
+            case ZSTD:
+                return new ZstdOutputStreamNoFinalizer(file, level);
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * The part file as the compressing stream sees it: closing the compressing stream ends the gzip stream or zstd
+     * frame, but the part file itself belongs to the file sink, which closes it when it commits the file.
+     */
+    private static final class KeptOpen extends FilterOutputStream {
+        KeptOpen(OutputStream file) {
+            super(file);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.flush();
+        }
+    }
+
     /** A gzip stream at a chosen deflate level (the JDK's always uses the default level). */
     private static final class LeveledGzipStream extends GZIPOutputStream {
         LeveledGzipStream(OutputStream out, int level) throws IOException {
@@ -121,8 +156,8 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
     @Override
     public void finish() throws IOException {
         out.flush();
-        if (gzip != null) {
-            gzip.finish();
+        if (compressed != null) {
+            compressed.close();
         }
     }
 }

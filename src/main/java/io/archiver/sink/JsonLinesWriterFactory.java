@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.config.JsonCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -9,19 +10,21 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 
 import java.io.IOException;
 
-/** Creates a {@link JsonLinesWriter} for every part file; ships only the formats and the gzip level. */
+/** Creates a {@link JsonLinesWriter} for every part file; ships only the formats, the compression and its level. */
 public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
 
     private final PayloadFormats formats;
-    /** Deflate level, or null for uncompressed files. */
-    private final Integer gzipLevel;
+    private final JsonCompression compression;
+    /** The compression's level (gzip's deflate level or zstd's); unused for uncompressed files. */
+    private final int level;
     private transient JsonFactory json;
 
-    public JsonLinesWriterFactory(PayloadFormats formats, Integer gzipLevel) {
+    public JsonLinesWriterFactory(PayloadFormats formats, JsonCompression compression, int level) {
         this.formats = formats;
-        this.gzipLevel = gzipLevel;
+        this.compression = compression;
+        this.level = level;
     }
 
     @Override
@@ -29,6 +32,6 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
         if (json == null) {
             json = new JsonFactory();
         }
-        return new JsonLinesWriter(json, out, formats, gzipLevel);
+        return new JsonLinesWriter(json, out, formats, compression, level);
     }
 }

@@ -138,6 +138,14 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void zstdLevelOutsideItsRangeNamesTheRange() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.jsonl.zstd-level", "22")))
+                .hasMessageContaining("'sink.jsonl.zstd-level'")
+                .hasMessageContaining("1 (fastest) to 19 (smallest)");
+        assertThat(ArchiverConfig.of(validWith("sink.jsonl.zstd-level", "1")).get(ArchiverOptions.SINK_JSONL_ZSTD_LEVEL)).isEqualTo(1);
+    }
+
+    @Test
     void uploadThreadsOutsideTheirRangeNameTheRange() {
         assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.upload-threads", "0")))
                 .hasMessageContaining("'sink.upload-threads'")

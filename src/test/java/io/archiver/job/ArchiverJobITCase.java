@@ -37,18 +37,22 @@ class ArchiverJobITCase {
     static Stream<Arguments> formats() {
         Map<String, String> parquet =
                 Map.of("sink.format", "parquet", "sink.time-partitioning", "hour");
-        Map<String, String> jsonl =
-                Map.of(
-                        "sink.format", "jsonl",
-                        "sink.jsonl.compression", "gzip",
-                        "record.key.format", "string",
-                        "record.value.format", "json",
-                        "record.header.format", "string");
+        Map<String, String> gzip = jsonLines("gzip");
+        Map<String, String> zstd = jsonLines("zstd");
         return Stream.of(
                 Arguments.of("parquet", parquet, false),
                 Arguments.of("parquet", parquet, true),
-                Arguments.of("jsonl-gzip", jsonl, false),
-                Arguments.of("jsonl-gzip", jsonl, true));
+                Arguments.of("jsonl-gzip", gzip, false),
+                Arguments.of("jsonl-zstd", zstd, true));
+    }
+
+    private static Map<String, String> jsonLines(String compression) {
+        return Map.of(
+                "sink.format", "jsonl",
+                "sink.jsonl.compression", compression,
+                "record.key.format", "string",
+                "record.value.format", "json",
+                "record.header.format", "string");
     }
 
     @ParameterizedTest(name = "{0}, failover={2}")

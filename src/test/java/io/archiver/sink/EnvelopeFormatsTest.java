@@ -1,13 +1,16 @@
 package io.archiver.sink;
 
 import io.archiver.audit.ArchiveFileReader;
+import io.archiver.config.JsonCompression;
 import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
+
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
@@ -98,7 +101,7 @@ class EnvelopeFormatsTest {
 
     @Test
     void jsonLinesEmbedsJsonAndKeepsNullsOneRecordPerLine() throws Exception {
-        Path file = write("c.jsonl", new JsonLinesWriterFactory(TEXT, null), records());
+        Path file = write("c.jsonl", new JsonLinesWriterFactory(TEXT, JsonCompression.NONE, 0), records());
         List<String> lines = Files.readAllLines(dir.resolve("c.jsonl"));
         assertThat(lines).hasSize(3);
         JsonNode first = new ObjectMapper().readTree(lines.get(0));
@@ -122,7 +125,7 @@ class EnvelopeFormatsTest {
 
     @Test
     void jsonLinesBytesAreBase64AndGzipIsOneStream() throws Exception {
-        Path file = write("d.jsonl.gz", new JsonLinesWriterFactory(PayloadFormats.BYTES, 6), records());
+        Path file = write("d.jsonl.gz", new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.GZIP, 6), records());
         try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("d.jsonl.gz")))) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             JsonNode first = new ObjectMapper().readTree(text.split("\n")[0]);
@@ -133,16 +136,36 @@ class EnvelopeFormatsTest {
 
     @Test
     void gzipLevelTradesSizeForSpeedAndReadsBackTheSame() throws Exception {
-        List<ArchiveRecord> many = new ArrayList<>();
-        for (int i = 0; i < 2_000; i++) {
-            many.add(new ArchiveRecord("orders", 1, i, 1_767_225_600_000L + i, "CreateTime", utf8("customer-" + (i % 50)),
-                    utf8("{\"order\":" + i + ",\"status\":\"" + (i % 3 == 0 ? "paid" : "open") + "\",\"amount\":" + (i * 7 % 1000) + "}"),
-                    new String[] {"source"}, new byte[][] {utf8("web")}));
-        }
-        Path fastest = write("fast.jsonl.gz", new JsonLinesWriterFactory(TEXT, 1), many);
-        Path smallest = write("small.jsonl.gz", new JsonLinesWriterFactory(TEXT, 9), many);
+        List<ArchiveRecord> many = orders(2_000);
+        Path fastest = write("fast.jsonl.gz", new JsonLinesWriterFactory(TEXT, JsonCompression.GZIP, 1), many);
+        Path smallest = write("small.jsonl.gz", new JsonLinesWriterFactory(TEXT, JsonCompression.GZIP, 9), many);
         assertThat(Files.size(dir.resolve("small.jsonl.gz"))).isLessThan(Files.size(dir.resolve("fast.jsonl.gz")));
         assertThat(new ArchiveFileReader(TEXT).readAll(fastest)).isEqualTo(new ArchiveFileReader(TEXT).readAll(smallest));
         assertThat(new ArchiveFileReader(TEXT).readAll(fastest)).hasSize(2_000);
+    }
+
+    @Test
+    void zstdDecompressesToThePlainFileAndIsSmallerThanGzip() throws Exception {
+        List<ArchiveRecord> many = orders(2_000);
+        Path zstd = write("orders.jsonl.zst", new JsonLinesWriterFactory(TEXT, JsonCompression.ZSTD, 3), many);
+        Path gzip = write("orders.jsonl.gz", new JsonLinesWriterFactory(TEXT, JsonCompression.GZIP, 6), many);
+        Path plain = write("orders.jsonl", new JsonLinesWriterFactory(TEXT, JsonCompression.NONE, 0), many);
+        try (InputStream in = new ZstdInputStreamNoFinalizer(Files.newInputStream(dir.resolve("orders.jsonl.zst")))) {
+            assertThat(in.readAllBytes()).isEqualTo(Files.readAllBytes(dir.resolve("orders.jsonl")));
+        }
+        assertThat(Files.size(dir.resolve("orders.jsonl.zst"))).isLessThan(Files.size(dir.resolve("orders.jsonl.gz")));
+        assertThat(new ArchiveFileReader(TEXT).readAll(zstd)).isEqualTo(new ArchiveFileReader(TEXT).readAll(plain));
+        assertThat(new ArchiveFileReader(TEXT).readAll(gzip)).isEqualTo(many);
+    }
+
+    /** Small JSON orders that compress well, as real payloads do. */
+    private static List<ArchiveRecord> orders(int count) {
+        List<ArchiveRecord> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            orders.add(new ArchiveRecord("orders", 1, i, 1_767_225_600_000L + i, "CreateTime", utf8("customer-" + (i % 50)),
+                    utf8("{\"order\":" + i + ",\"status\":\"" + (i % 3 == 0 ? "paid" : "open") + "\",\"amount\":" + (i * 7 % 1000) + "}"),
+                    new String[] {"source"}, new byte[][] {utf8("web")}));
+        }
+        return orders;
     }
 }
