@@ -127,8 +127,8 @@ public final class ThroughputBenchmark {
         variants.put("archiver jsonl gzip level 1",
                 n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip", "sink.jsonl.gzip-level", "1")));
         variants.put("archiver jsonl zstd", n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "zstd")));
-        variants.put("archiver jsonl zstd level 1",
-                n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "zstd", "sink.jsonl.zstd-level", "1")));
+        variants.put("archiver jsonl zstd level 3",
+                n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "zstd", "sink.jsonl.zstd-level", "3")));
         variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
         variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
         // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip";
