@@ -279,7 +279,9 @@ public final class ArchiverOptions {
                     .withDescription(
                             "Part files of one sink subtask that start or finish their uploads at the same time, in the background: "
                                     + "the task thread goes on writing records, and at a checkpoint barrier it waits once for all "
-                                    + "of its files instead of one file after another (many partitions: one file each per checkpoint).");
+                                    + "of its files instead of one file after another (many partitions: one file each per checkpoint). "
+                                    + "The committer completes that many files (and writes that many position records) at once. Raise it "
+                                    + "for many partitions against a distant S3 endpoint: each file costs two requests in the writer and two in the committer per checkpoint.");
 
     public static final ConfigOption<Duration> SINK_BUCKET_CHECK_INTERVAL =
             key("sink.bucket-check-interval")

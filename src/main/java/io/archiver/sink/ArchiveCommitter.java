@@ -36,7 +36,6 @@ import java.util.concurrent.Future;
 final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveCommitter.class);
-    private static final int REQUEST_THREADS = 8;
 
     private final Committer<FileSinkCommittable> files;
     private final PositionStore positions;
@@ -44,12 +43,15 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private final CommitMetrics metrics;
     private final LogEndProbe logEnds;
     private final Map<TopicPartition, Long> floors = new HashMap<>();
+    /** S3 requests at once: position records written, files completed. */
+    private final int requestThreads;
     private ExecutorService requestPool;
 
     ArchiveCommitter(
             Committer<FileSinkCommittable> files, PositionStore positions, ArchiveLease lease, LogEndProbe logEnds,
-            MetricGroup metrics) {
+            MetricGroup metrics, int requestThreads) {
         this.files = files;
+        this.requestThreads = requestThreads;
         this.positions = positions;
         this.lease = lease;
         this.logEnds = logEnds;
@@ -113,7 +115,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
      * committer commits each file on its own; a file that fails fails the commit, as when done in one thread.
      */
     private void commitFiles(List<Request> requests) throws IOException, InterruptedException {
-        int shares = Math.min(REQUEST_THREADS, requests.size());
+        int shares = Math.min(requestThreads, requests.size());
         if (shares <= 1) {
             files.commit(new ArrayList<>(requests));
             return;
@@ -143,7 +145,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     private ExecutorService requestPool() {
         if (requestPool == null) {
-            requestPool = Executors.newFixedThreadPool(REQUEST_THREADS, PositionStore.daemon("archive-commit"));
+            requestPool = Executors.newFixedThreadPool(requestThreads, PositionStore.daemon("archive-commit"));
         }
         return requestPool;
     }

@@ -87,7 +87,8 @@ public final class ArchiveSink
 
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return new ArchiveCommitter(files.createCommitter(context), positions, lease, logEnds, context.metricGroup());
+        return new ArchiveCommitter(
+                files.createCommitter(context), positions, lease, logEnds, context.metricGroup(), files.uploadThreads());
     }
 
     @Override

@@ -47,7 +47,8 @@ final class BenchmarkReport {
                 .append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
                 .append(System.getProperty("java.version")).append(", Flink 2.2.0, Kafka 4.2.0 (embedded), S3Proxy 4.1.0 (filesystem backend), all in one JVM.\n")
                 .append("Input: ").append(records).append(" records of 1 KiB with key and 2 headers over 8 partitions, ")
-                .append(String.format("%.1f MB", bytes / 1e6)).append(". Parallelism 2, checkpoints every 5 s, MiniCluster start included. ")
+                .append(String.format("%.1f MB", bytes / 1e6)).append(". Parallelism 2, checkpoints every 5 s, MiniCluster start included.")
+                .append(BenchSettings.described()).append(' ')
                 .append("Median of ").append(rounds).append(" rounds after one warm-up round (min–max in brackets).\n\n")
                 .append("The limit is the slower of (a) and (b). Ratios are of throughput (higher is better).\n\n")
                 .append("| variant | seconds | records/s | MB/s | × limit | × peer | written MB |\n|---|---|---|---|---|---|---|\n");

@@ -98,20 +98,14 @@ public final class LatencyBenchmark {
         String topic = "latency-" + partitions + "-" + round;
         kafka.createTopic(topic, partitions);
         int restPort = freePort();
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
-        settings.put("kafka.topics", topic);
+        Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), topic, topic, s3.flinkSettings());
         settings.put("kafka.start", "latest");
-        settings.put("sink.path", "s3://bench/" + topic);
         settings.put("sink.format", format);
         settings.put("sink.time-partitioning", "hour");
-        settings.put("parallelism", "2");
         settings.put("checkpoint.interval", CHECKPOINT_MS + " ms");
-        settings.put("restart.strategy", "none");
         settings.put("preflight.timeout", "0 s");
         settings.put("flink.rest.bind-port", Integer.toString(restPort));
-        s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
-        ArchiverConfig config = ArchiverConfig.of(settings);
+        ArchiverConfig config = ArchiverConfig.of(BenchSettings.withCommandLine(settings));
         JobClient job = JobLauncher.environment(config).executeAsync(topic);
         Thread.sleep(2 * CHECKPOINT_MS); // let the source start at the log end and the first checkpoints pass
 
@@ -198,7 +192,7 @@ public final class LatencyBenchmark {
                 .append(RequestCountingBlobStore.latencyMillis() > 0
                         ? " answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late (simulated round trip), " : ", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
-                .append(" windows (min–max), each on a fresh topic.\n\n")
+                .append(" windows (min–max), each on a fresh topic.").append(BenchSettings.described()).append("\n\n")
                 .append("| partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         StringBuilder csv = new StringBuilder(

@@ -155,15 +155,10 @@ public final class MemoryBenchmark {
     }
 
     private Run runOnce(String name, Map<String, String> extra) throws Exception {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
-        settings.put("kafka.topics", topic);
-        settings.put("kafka.group.id", name);
-        settings.put("sink.path", "s3://bench/" + name);
+        // the cluster has the S3 server's settings; the job needs none of its own
+        Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), topic, name, Map.of());
         settings.put("sink.format", "parquet");
         settings.put("sink.time-partitioning", "hour");
-        settings.put("parallelism", "2");
-        settings.put("restart.strategy", "none");
         settings.put("preflight.timeout", "0 s");
         // bounded at the topic's end, streaming with the default checkpoint interval (30 s)
         settings.put("mode", "batch");
@@ -171,7 +166,7 @@ public final class MemoryBenchmark {
         settings.put("flink.execution.checkpointing.interval", "30 s");
         settings.putAll(extra);
         List<String> args = new ArrayList<>(List.of("run"));
-        settings.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
+        BenchSettings.withCommandLine(settings).forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
 
         long gcFrom = Files.exists(gcLog) ? Files.size(gcLog) : 0;
         String jobId = cluster.submit(shadedJar(), args.toArray(String[]::new));

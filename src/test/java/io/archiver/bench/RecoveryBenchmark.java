@@ -129,20 +129,13 @@ public final class RecoveryBenchmark {
     }
 
     private Map<String, String> settings(String name, Map<String, String> extra) {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
-        settings.put("kafka.topics", name);
-        settings.put("kafka.group.id", name);
-        settings.put("sink.path", "s3://bench/" + name);
+        Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), name, name, s3.flinkSettings());
         settings.put("sink.time-partitioning", "none");
-        settings.put("parallelism", "2");
         settings.put("checkpoint.interval", "2 s");
         settings.put("fencing.lease-timeout", "4 s");
-        settings.put("restart.strategy", "none");
         settings.put("preflight.timeout", "0 s");
-        s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
         settings.putAll(extra);
-        return settings;
+        return BenchSettings.withCommandLine(settings);
     }
 
     private String dataRoot(String name) {
@@ -185,7 +178,8 @@ public final class RecoveryBenchmark {
                         ? " (answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late, a simulated round trip), " : ", ")
                 .append(Runtime.getRuntime().availableProcessors())
                 .append(" cores. Median of ").append(rounds).append(" rounds after a warm-up (min–max). ")
-                .append("Lease wait: the new job waiting for the stopped job's lease to expire (fencing.lease-timeout 4 s), before submission.\n\n")
+                .append("Lease wait: the new job waiting for the stopped job's lease to expire (fencing.lease-timeout 4 s), before submission.")
+                .append(BenchSettings.described()).append("\n\n")
                 .append("| restart | start → first record archived, s | × from savepoint | start → all partitions caught up, s | lease wait, s |\n")
                 .append("|---|---|---|---|---|\n");
         StringBuilder csv = new StringBuilder("variant,first_median_s,first_min_s,first_max_s,all_median_s,lease_wait_s\n");

@@ -244,19 +244,13 @@ public final class ThroughputBenchmark {
     }
 
     private long archiver(String name, Map<String, String> format) throws Exception {
-        Map<String, String> settings = new LinkedHashMap<>(format);
-        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
-        settings.put("kafka.topics", TOPIC);
-        settings.put("kafka.group.id", name);
-        settings.put("sink.path", "s3://bench/" + name);
+        Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), TOPIC, name, s3.flinkSettings());
+        settings.putAll(format);
         settings.put("mode", "batch");
-        settings.put("parallelism", "2");
-        settings.put("restart.strategy", "none");
         // the same runtime as the peer: streaming with checkpoints every 5 s, bounded at the log end
         settings.put("flink.execution.runtime-mode", "STREAMING");
         settings.put("flink.execution.checkpointing.interval", "5 s");
-        s3.flinkSettings().forEach((k, v) -> settings.put("flink." + k, v));
-        JobLauncher.environment(ArchiverConfig.of(settings)).execute(name);
+        JobLauncher.environment(ArchiverConfig.of(BenchSettings.withCommandLine(settings))).execute(name);
         return writtenAndDeleted(name);
     }
 
