@@ -219,6 +219,7 @@ public final class ArchiverConfig {
         positive(SINK_ROLL_INTERVAL, !get(SINK_ROLL_INTERVAL).isNegative(), "a positive duration");
         positive(SINK_BUCKET_CHECK_INTERVAL, get(SINK_BUCKET_CHECK_INTERVAL).toMillis() > 0, "a positive duration");
         positive(SINK_UPLOAD_THREADS, get(SINK_UPLOAD_THREADS) >= 1 && get(SINK_UPLOAD_THREADS) <= 64, "1 to 64");
+        positive(SINK_COMMIT_THREADS, get(SINK_COMMIT_THREADS) >= 1 && get(SINK_COMMIT_THREADS) <= 64, "1 to 64");
         if (!get(SINK_PART_PREFIX).matches("[a-zA-Z0-9._-]+")) {
             throw new ConfigException(
                     "Invalid value '" + get(SINK_PART_PREFIX) + "' for '" + SINK_PART_PREFIX.key()

@@ -230,8 +230,8 @@ public final class ArchiverOptions {
                     .defaultValue(JsonCompression.NONE)
                     .withDescription(
                             "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd (.jsonl.zst: "
-                                    + "smaller than gzip and several times faster to write; read by zstd, DuckDB, Spark, Athena). Compressing "
-                                    + "runs in the sink's task thread.");
+                                    + "4 to 11 times less CPU than gzip for a similar size, and faster to write than no compression "
+                                    + "(README, Throughput); read by zstd, DuckDB, Spark, Athena). Compressing runs in the sink's task thread.");
 
     public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
             key("sink.jsonl.gzip-level")
@@ -279,9 +279,17 @@ public final class ArchiverOptions {
                     .withDescription(
                             "Part files of one sink subtask that start or finish their uploads at the same time, in the background: "
                                     + "the task thread goes on writing records, and at a checkpoint barrier it waits once for all "
-                                    + "of its files instead of one file after another (many partitions: one file each per checkpoint). "
-                                    + "The committer completes that many files (and writes that many position records) at once. Raise it "
-                                    + "for many partitions against a distant S3 endpoint: each file costs two requests in the writer and two in the committer per checkpoint.");
+                                    + "of its files instead of one file after another (many partitions: one file each per checkpoint).");
+
+    public static final ConfigOption<Integer> SINK_COMMIT_THREADS =
+            key("sink.commit-threads")
+                    .intType()
+                    .defaultValue(8)
+                    .withDescription(
+                            "S3 requests one committer runs at once when a checkpoint completes: each committed file's position "
+                                    + "record and the completion of its upload. The commit runs in the task thread, so with many "
+                                    + "partitions and a distant S3 endpoint it holds up writing (files × 2 round trips / this) "
+                                    + "(README, Latency and checkpoint cost).");
 
     public static final ConfigOption<Duration> SINK_BUCKET_CHECK_INTERVAL =
             key("sink.bucket-check-interval")
@@ -367,6 +375,7 @@ public final class ArchiverOptions {
                     SINK_ROLL_INTERVAL,
                     SINK_BUCKET_CHECK_INTERVAL,
                     SINK_UPLOAD_THREADS,
+                    SINK_COMMIT_THREADS,
                     CHECKPOINT_INTERVAL,
                     CHECKPOINT_TIMEOUT,
                     CHECKPOINT_DIR,

@@ -44,17 +44,22 @@ public final class ArchiveSink
     private final ArchiveLease lease;
     private final boolean bounded;
     private final LogEndProbe logEnds;
+    private final int commitThreads;
 
-    /** {@code files} must write its part files with {@code tracking}; {@code bounded}: batch mode, no checkpoints. */
+    /**
+     * {@code files} must write its part files with {@code tracking}; {@code bounded}: batch mode, no checkpoints;
+     * the committer runs up to {@code commitThreads} S3 requests at once.
+     */
     ArchiveSink(
             FileSinkInContext<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions, ArchiveLease lease,
-            boolean bounded, LogEndProbe logEnds) {
+            boolean bounded, LogEndProbe logEnds, int commitThreads) {
         this.files = files;
         this.tracking = tracking;
         this.positions = positions;
         this.lease = lease;
         this.bounded = bounded;
         this.logEnds = logEnds;
+        this.commitThreads = commitThreads;
     }
 
     @Override
@@ -88,7 +93,7 @@ public final class ArchiveSink
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
         return new ArchiveCommitter(
-                files.createCommitter(context), positions, lease, logEnds, context.metricGroup(), files.uploadThreads());
+                files.createCommitter(context), positions, lease, logEnds, context.metricGroup(), commitThreads);
     }
 
     @Override

@@ -48,7 +48,7 @@ public final class ArchiveSinkFactory {
         FileSinkInContext<ArchiveRecord> files =
                 build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression), memory);
         return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH,
-                new LogEndProbe(kafkaClient(config)));
+                new LogEndProbe(kafkaClient(config)), config.get(SINK_COMMIT_THREADS));
     }
 
     /** Client properties of the source (bootstrap servers and {@code kafka.properties.*}), for admin requests. */

@@ -91,11 +91,6 @@ public final class FileSinkInContext<IN>
         this.uploadThreads = uploadThreads;
     }
 
-    /** S3 requests a writer runs at once for its uploads; the archive's committer runs as many for its commits. */
-    int uploadThreads() {
-        return uploadThreads;
-    }
-
     @Override
     public FileWriterInContext<IN> createWriter(WriterInitContext context) throws IOException {
         FileSystemContext fs = fileSystem();

@@ -146,11 +146,14 @@ class ArchiverConfigTest {
     }
 
     @Test
-    void uploadThreadsOutsideTheirRangeNameTheRange() {
+    void uploadAndCommitThreadsOutsideTheirRangeNameTheRange() {
         assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.upload-threads", "0")))
                 .hasMessageContaining("'sink.upload-threads'")
                 .hasMessageContaining("1 to 64");
         assertThat(ArchiverConfig.of(validWith("sink.upload-threads", "16")).get(ArchiverOptions.SINK_UPLOAD_THREADS)).isEqualTo(16);
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.commit-threads", "65")))
+                .hasMessageContaining("'sink.commit-threads'")
+                .hasMessageContaining("1 to 64");
     }
 
     @Test
