@@ -8,7 +8,7 @@ import io.archiver.record.PayloadFormats;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
+import com.github.luben.zstd.ZstdOutputStream;
 import org.apache.flink.api.common.serialization.BulkWriter;
 
 import java.io.FilterOutputStream;
@@ -109,12 +109,12 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         out.writeRawUTF8String(base64, 0, n);
     }
 
-    private static OutputStream compressing(OutputStream file, JsonCompression compression, int level) throws IOException {
+    private static OutputStream compressing(KeptOpen file, JsonCompression compression, int level) throws IOException {
         switch (compression) {
             case GZIP:
                 return new LeveledGzipStream(file, level);
             case ZSTD:
-                return new ZstdOutputStreamNoFinalizer(file, level);
+                return new ZstdFile(file, level);
             default:
                 return null;
         }
@@ -122,21 +122,66 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
     /**
      * The part file as the compressing stream sees it: closing the compressing stream ends the gzip stream or zstd
-     * frame, but the part file itself belongs to the file sink, which closes it when it commits the file.
+     * frame, but the part file itself belongs to the file sink, which closes it when it commits the file. A
+     * discarded file takes nothing more.
      */
     private static final class KeptOpen extends FilterOutputStream {
+        private volatile boolean discarded;
+
         KeptOpen(OutputStream file) {
             super(file);
         }
 
+        void discard() {
+            discarded = true;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (!discarded) {
+                out.write(b);
+            }
+        }
+
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
+            if (!discarded) {
+                out.write(b, off, len);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (!discarded) {
+                out.flush();
+            }
         }
 
         @Override
         public void close() throws IOException {
-            out.flush();
+            flush();
+        }
+    }
+
+    /**
+     * zstd over a part file. Its compression context lives outside the heap until the stream is closed, which
+     * {@link #finish()} does; a file the sink abandons instead (a failover or cancellation disposes open part
+     * files without finishing them) has its context freed when the writer is collected, by zstd-jni's finalizer,
+     * and that late close writes nothing to the abandoned file.
+     */
+    private static final class ZstdFile extends ZstdOutputStream {
+        private final KeptOpen file;
+
+        ZstdFile(KeptOpen file, int level) throws IOException {
+            super(file, level);
+            this.file = file;
+        }
+
+        @Override
+        @SuppressWarnings({"deprecation", "removal"})
+        protected void finalize() throws Throwable {
+            file.discard();
+            super.finalize();
         }
     }
 

@@ -7,6 +7,7 @@ import io.archiver.config.PayloadFormat;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.Await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,8 +27,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.InputStream;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -156,6 +159,34 @@ class EnvelopeFormatsTest {
         assertThat(Files.size(dir.resolve("orders.jsonl.zst"))).isLessThan(Files.size(dir.resolve("orders.jsonl.gz")));
         assertThat(new ArchiveFileReader(TEXT).readAll(zstd)).isEqualTo(new ArchiveFileReader(TEXT).readAll(plain));
         assertThat(new ArchiveFileReader(TEXT).readAll(gzip)).isEqualTo(many);
+    }
+
+    @Test
+    void abandonedZstdFileIsReleasedWithoutWritingToIt() throws Exception {
+        Path path = new Path(dir.resolve("abandoned.jsonl.zst").toUri());
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            WeakReference<BulkWriter<ArchiveRecord>> abandoned = abandon(out, orders(20_000));
+            long written = out.getPos();
+            assertThat(written).isPositive(); // zstd wrote blocks while records came in
+            // a failover disposes the open file without finishing it: once the writer is collected, zstd-jni's
+            // finalizer frees its context, and its late close must not add the frame's end to the abandoned file
+            Await.until("the abandoned writer collected and finalized", Duration.ofSeconds(30), () -> {
+                System.gc();
+                System.runFinalization();
+                return abandoned.get() == null;
+            });
+            System.runFinalization();
+            assertThat(out.getPos()).isEqualTo(written);
+        }
+    }
+
+    private static WeakReference<BulkWriter<ArchiveRecord>> abandon(FSDataOutputStream out, List<ArchiveRecord> records)
+            throws Exception {
+        BulkWriter<ArchiveRecord> writer = new JsonLinesWriterFactory(TEXT, JsonCompression.ZSTD, 1).create(out);
+        for (ArchiveRecord r : records) {
+            writer.addElement(r);
+        }
+        return new WeakReference<>(writer);
     }
 
     /** Small JSON orders that compress well, as real payloads do. */
