@@ -164,17 +164,22 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
     }
 
     /**
-     * zstd over a part file. Its compression context lives outside the heap until the stream is closed, which
+     * zstd over a part file, with a 128 KiB window: a JSON Lines record's repetitions are within the records
+     * before it, and the window sets most of the context's memory (measured per open file, 2 MB written: 0.54 MB
+     * at level 1 against 0.91 MB with zstd's window for that level, 1.23 against 2.99 MB at level 3, for the
+     * same size of JSON orders). The context lives outside the heap until the stream is closed, which
      * {@link #finish()} does; a file the sink abandons instead (a failover or cancellation disposes open part
      * files without finishing them) has its context freed when the writer is collected, by zstd-jni's finalizer,
      * and that late close writes nothing to the abandoned file.
      */
     private static final class ZstdFile extends ZstdOutputStream {
+        private static final int WINDOW_LOG = 17;
         private final KeptOpen file;
 
         ZstdFile(KeptOpen file, int level) throws IOException {
             super(file, level);
             this.file = file;
+            setWindowLog(WINDOW_LOG);
         }
 
         @Override

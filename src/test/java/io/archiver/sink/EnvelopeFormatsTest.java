@@ -32,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
@@ -159,6 +160,16 @@ class EnvelopeFormatsTest {
         assertThat(Files.size(dir.resolve("orders.jsonl.zst"))).isLessThan(Files.size(dir.resolve("orders.jsonl.gz")));
         assertThat(new ArchiveFileReader(TEXT).readAll(zstd)).isEqualTo(new ArchiveFileReader(TEXT).readAll(plain));
         assertThat(new ArchiveFileReader(TEXT).readAll(gzip)).isEqualTo(many);
+    }
+
+    @Test
+    void zstdFrameDeclaresA128KiBWindow() throws Exception {
+        write("window.jsonl.zst", new JsonLinesWriterFactory(TEXT, JsonCompression.ZSTD, 3), orders(20_000));
+        byte[] header = Arrays.copyOf(Files.readAllBytes(dir.resolve("window.jsonl.zst")), 6);
+        assertThat(header).startsWith(0x28, 0xB5, 0x2F, 0xFD); // the frame's magic number, little-endian
+        assertThat(header[4] & 0x20).as("not a single-segment frame: it carries a window descriptor").isZero();
+        int windowLog = 10 + ((header[5] & 0xFF) >>> 3);
+        assertThat(windowLog).isEqualTo(17); // the memory of each open file's context follows the window (writer)
     }
 
     @Test
