@@ -230,8 +230,8 @@ public final class ArchiverOptions {
                     .defaultValue(JsonCompression.NONE)
                     .withDescription(
                             "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd (.jsonl.zst, "
-                                    + "read by zstd, DuckDB, Spark, Athena; in the throughput benchmark 4 to 11 times less CPU than gzip "
-                                    + "for a similar size, and a higher rate than no compression: README, Throughput). Compressing runs "
+                                    + "read by zstd, DuckDB, Spark, Athena; in the throughput benchmark 3.5 to 9.5 times less task "
+                                    + "CPU than gzip for a 7 to 8 % larger archive, and a higher rate than no compression: README, Throughput). Compressing runs "
                                     + "in the sink's task thread.");
 
     public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
@@ -248,8 +248,8 @@ public final class ArchiverOptions {
                     .defaultValue(1)
                     .withDescription(
                             "zstd level of zstd JSON Lines, 1 (fastest) to 19 (smallest). Compressing runs in the sink's task thread; "
-                                    + "in the throughput benchmark level 3 (zstd's own default) took 3 times the CPU of level 1 for a 4 % smaller "
-                                    + "archive (README, Throughput). Every open part file holds a compression context outside the heap, about "
+                                    + "in the throughput benchmark level 3 (zstd's own default) took 2.7 times the task CPU of level 1 for a 2 % "
+                                    + "smaller archive (README, Throughput). Every open part file holds a compression context outside the heap, about "
                                     + "0.5 MB at level 1 and 1.2 MB at level 3 (the window is 128 KiB): count one open file per partition and "
                                     + "time folder written between checkpoints.");
 
