@@ -213,8 +213,8 @@ public final class ArchiverConfig {
         positive(SINK_PARQUET_BUFFER_MEMORY, buffers == 0 || buffers >= MemorySize.parse("1mb").getBytes(), "0 (no bound) or at least 1 mb");
         int gzipLevel = get(SINK_JSONL_GZIP_LEVEL);
         positive(SINK_JSONL_GZIP_LEVEL, gzipLevel >= 1 && gzipLevel <= 9, "1 (fastest) to 9 (smallest)");
-        int zstdLevel = get(SINK_JSONL_ZSTD_LEVEL);
-        positive(SINK_JSONL_ZSTD_LEVEL, zstdLevel >= 1 && zstdLevel <= 19, "1 (fastest) to 19 (smallest)");
+        zstdLevel(SINK_JSONL_ZSTD_LEVEL);
+        zstdLevel(SINK_PARQUET_ZSTD_LEVEL);
         positive(SINK_ROLL_INACTIVITY, !get(SINK_ROLL_INACTIVITY).isNegative(), "a positive duration");
         positive(SINK_ROLL_INTERVAL, !get(SINK_ROLL_INTERVAL).isNegative(), "a positive duration");
         positive(SINK_BUCKET_CHECK_INTERVAL, get(SINK_BUCKET_CHECK_INTERVAL).toMillis() > 0, "a positive duration");
@@ -241,6 +241,10 @@ public final class ArchiverConfig {
         if (getOptional(option).isEmpty()) {
             throw new ConfigException("Missing required key '" + option.key() + "' (" + example + ").");
         }
+    }
+
+    private void zstdLevel(ConfigOption<Integer> option) {
+        positive(option, get(option) >= 1 && get(option) <= 19, "1 (fastest) to 19 (smallest)");
     }
 
     private void positive(ConfigOption<?> option, boolean ok, String expected) {

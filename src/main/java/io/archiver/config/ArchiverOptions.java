@@ -200,6 +200,14 @@ public final class ArchiverOptions {
                     .defaultValue(ParquetCompression.SNAPPY)
                     .withDescription("Compression of Parquet files.");
 
+    public static final ConfigOption<Integer> SINK_PARQUET_ZSTD_LEVEL =
+            key("sink.parquet.zstd-level")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "zstd level of Parquet files with zstd compression, 1 (fastest) to 19 (smallest); 3 is zstd's and "
+                                    + "Parquet's own default. Compressing runs in the sink's task thread.");
+
     public static final ConfigOption<MemorySize> SINK_PARQUET_ROW_GROUP_SIZE =
             key("sink.parquet.row-group-size")
                     .memoryType()
@@ -365,6 +373,7 @@ public final class ArchiverOptions {
                     SINK_TIME_PARTITIONING,
                     SINK_PART_PREFIX,
                     SINK_PARQUET_COMPRESSION,
+                    SINK_PARQUET_ZSTD_LEVEL,
                     SINK_PARQUET_ROW_GROUP_SIZE,
                     SINK_PARQUET_PAGE_SIZE,
                     SINK_PARQUET_BUFFER_MEMORY,

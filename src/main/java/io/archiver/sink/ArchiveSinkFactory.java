@@ -37,6 +37,7 @@ public final class ArchiveSinkFactory {
                                 new EnvelopeParquetBuilder(
                                         formats,
                                         config.get(SINK_PARQUET_COMPRESSION),
+                                        config.get(SINK_PARQUET_ZSTD_LEVEL),
                                         config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
                                         (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
                         : new JsonLinesWriterFactory(formats, jsonCompression,

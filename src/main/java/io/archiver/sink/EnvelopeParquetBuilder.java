@@ -11,12 +11,13 @@ import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.codec.ZstandardCodec;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 
 import java.io.IOException;
 
-/** Creates the Parquet writer of one part file; ships only formats, codec and sizes. */
+/** Creates the Parquet writer of one part file; ships only formats, codec, zstd level and sizes. */
 public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
@@ -27,15 +28,18 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
     private final PayloadFormats formats;
     private final ParquetCompression compression;
+    private final int zstdLevel;
     private final long rowGroupSize;
     private final int pageSize;
     private transient CompressionCodecFactory codecs;
     private transient Configuration hadoop;
 
+    /** {@code zstdLevel}: the level of zstd compression, unused by the other codecs. */
     public EnvelopeParquetBuilder(
-            PayloadFormats formats, ParquetCompression compression, long rowGroupSize, int pageSize) {
+            PayloadFormats formats, ParquetCompression compression, int zstdLevel, long rowGroupSize, int pageSize) {
         this.formats = formats;
         this.compression = compression;
+        this.zstdLevel = zstdLevel;
         this.rowGroupSize = rowGroupSize;
         this.pageSize = pageSize;
     }
@@ -71,6 +75,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
             // Hadoop looks classes up through its configuration's loader, by default the thread's context
             // loader: in the sink that is the file system's (FileSinkInContext), which has no Parquet.
             hadoop.setClassLoader(EnvelopeParquetBuilder.class.getClassLoader());
+            hadoop.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, zstdLevel);
         }
         return hadoop;
     }

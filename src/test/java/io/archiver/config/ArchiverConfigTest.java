@@ -138,11 +138,15 @@ class ArchiverConfigTest {
     }
 
     @Test
-    void zstdLevelOutsideItsRangeNamesTheRange() {
+    void zstdLevelsOutsideTheirRangeNameTheRange() {
         assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.jsonl.zstd-level", "22")))
                 .hasMessageContaining("'sink.jsonl.zstd-level'")
                 .hasMessageContaining("1 (fastest) to 19 (smallest)");
         assertThat(ArchiverConfig.of(validWith("sink.jsonl.zstd-level", "1")).get(ArchiverOptions.SINK_JSONL_ZSTD_LEVEL)).isEqualTo(1);
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.parquet.zstd-level", "0")))
+                .hasMessageContaining("'sink.parquet.zstd-level'")
+                .hasMessageContaining("1 (fastest) to 19 (smallest)");
+        assertThat(ArchiverConfig.of(validWith("sink.parquet.zstd-level", "19")).get(ArchiverOptions.SINK_PARQUET_ZSTD_LEVEL)).isEqualTo(19);
     }
 
     @Test

@@ -78,15 +78,27 @@ class EnvelopeFormatsTest {
     @EnumSource(ParquetCompression.class)
     void parquetRoundTripsWithEveryCodec(ParquetCompression codec) throws Exception {
         Path file = write("a.parquet",
-                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, codec, 1 << 20, 64 * 1024)),
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, codec, 3, 1 << 20, 64 * 1024)),
                 records());
         assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
     }
 
     @Test
+    void parquetZstdLevelTradesSizeForSpeedAndReadsBackTheSame() throws Exception {
+        List<ArchiveRecord> many = orders(2_000);
+        Path fastest = write("fast.parquet",
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(TEXT, ParquetCompression.ZSTD, 1, 1 << 20, 64 * 1024)), many);
+        Path smallest = write("small.parquet",
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(TEXT, ParquetCompression.ZSTD, 19, 1 << 20, 64 * 1024)), many);
+        assertThat(Files.size(dir.resolve("small.parquet"))).isLessThan(Files.size(dir.resolve("fast.parquet")));
+        assertThat(new ArchiveFileReader(TEXT).readAll(fastest)).isEqualTo(many);
+        assertThat(new ArchiveFileReader(TEXT).readAll(smallest)).isEqualTo(many);
+    }
+
+    @Test
     void parquetSchemaAnnotatesConfiguredFormats() throws Exception {
         Path file = write("b.parquet",
-                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(TEXT, ParquetCompression.SNAPPY, 1 << 20, 64 * 1024)),
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(TEXT, ParquetCompression.SNAPPY, 3, 1 << 20, 64 * 1024)),
                 records().subList(0, 2));
         ParquetMetadata footer;
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(dir.resolve("b.parquet")))) {

@@ -92,7 +92,7 @@ class OpenFileMemoryTest {
     void parquetPartFilesReportTheirBuffersToTheSubtasksMemory() throws Exception {
         OpenFileMemory memory = new OpenFileMemory(0, 0);
         StatsTrackingWriterFactory factory = new StatsTrackingWriterFactory(
-                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 8 << 20, 64 * 1024)),
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 3, 8 << 20, 64 * 1024)),
                 io.archiver.config.TimePartitioning.NONE, memory);
         Random random = new Random(7);
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(new Path(dir.resolve("a.parquet").toUri()), FileSystem.WriteMode.OVERWRITE)) {
