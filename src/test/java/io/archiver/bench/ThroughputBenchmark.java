@@ -131,8 +131,8 @@ public final class ThroughputBenchmark {
                 n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "zstd", "sink.jsonl.zstd-level", "3")));
         variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
         variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
-        variants.put("archiver parquet zstd level 1",
-                n -> archiver(n, Map.of("sink.parquet.compression", "zstd", "sink.parquet.zstd-level", "1")));
+        variants.put("archiver parquet zstd level 3",
+                n -> archiver(n, Map.of("sink.parquet.compression", "zstd", "sink.parquet.zstd-level", "3")));
         // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip";
         // a variant's full name keeps that variant alone
         String only = System.getProperty("bench.throughput.only", "");
