@@ -206,8 +206,8 @@ public final class ArchiverOptions {
                     .defaultValue(1)
                     .withDescription(
                             "zstd level of Parquet files with zstd compression, 1 (fastest) to 19 (smallest). Compressing runs in the "
-                                    + "sink's task thread; in the throughput benchmark level 3 (zstd's and Parquet's own default) took 1.5 "
-                                    + "times the task CPU of level 1 for the same size, and on JSON order events level 1 made 4 % smaller "
+                                    + "sink's task thread; in the throughput benchmark level 3 (zstd's and Parquet's own default) took 1.35 "
+                                    + "to 1.55 times the task CPU of level 1 for the same size, and on JSON order events level 1 made 4 % smaller "
                                     + "files (README, Throughput).");
 
     public static final ConfigOption<MemorySize> SINK_PARQUET_ROW_GROUP_SIZE =
@@ -241,8 +241,8 @@ public final class ArchiverOptions {
                     .withDescription(
                             "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd (.jsonl.zst, "
                                     + "read by zstd, DuckDB, Spark, Athena; in the throughput benchmark 3.5 to 9.5 times less task "
-                                    + "CPU than gzip for a 7 to 8 % larger archive, and a higher rate than no compression: README, Throughput). Compressing runs "
-                                    + "in the sink's task thread.");
+                                    + "CPU than gzip for a 7 to 8 % larger archive, and a higher rate than no compression: README, "
+                                    + "Throughput). Compressing runs in the sink's task thread.");
 
     public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
             key("sink.jsonl.gzip-level")
