@@ -1,7 +1,10 @@
 package io.archiver.config;
 
+import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,35 +132,25 @@ class ArchiverConfigTest {
                 .hasMessageContaining("s3://bucket/prefix");
     }
 
-    @Test
-    void gzipLevelOutsideDeflateLevelsNamesTheRange() {
-        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.jsonl.gzip-level", "11")))
-                .hasMessageContaining("'sink.jsonl.gzip-level'")
-                .hasMessageContaining("1 (fastest) to 9 (smallest)");
-        assertThat(ArchiverConfig.of(validWith("sink.jsonl.gzip-level", "1")).get(ArchiverOptions.SINK_JSONL_GZIP_LEVEL)).isEqualTo(1);
-    }
-
-    @Test
-    void zstdLevelsOutsideTheirRangeNameTheRange() {
-        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.jsonl.zstd-level", "22")))
-                .hasMessageContaining("'sink.jsonl.zstd-level'")
-                .hasMessageContaining("1 (fastest) to 19 (smallest)");
-        assertThat(ArchiverConfig.of(validWith("sink.jsonl.zstd-level", "1")).get(ArchiverOptions.SINK_JSONL_ZSTD_LEVEL)).isEqualTo(1);
-        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.parquet.zstd-level", "0")))
-                .hasMessageContaining("'sink.parquet.zstd-level'")
-                .hasMessageContaining("1 (fastest) to 19 (smallest)");
-        assertThat(ArchiverConfig.of(validWith("sink.parquet.zstd-level", "19")).get(ArchiverOptions.SINK_PARQUET_ZSTD_LEVEL)).isEqualTo(19);
-    }
-
-    @Test
-    void uploadAndCommitThreadsOutsideTheirRangeNameTheRange() {
-        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.upload-threads", "0")))
-                .hasMessageContaining("'sink.upload-threads'")
-                .hasMessageContaining("1 to 64");
-        assertThat(ArchiverConfig.of(validWith("sink.upload-threads", "16")).get(ArchiverOptions.SINK_UPLOAD_THREADS)).isEqualTo(16);
-        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.commit-threads", "65")))
-                .hasMessageContaining("'sink.commit-threads'")
-                .hasMessageContaining("1 to 64");
+    /** Integer options with a range: a value outside it names the key and the range, one inside it is read back. */
+    @ParameterizedTest
+    @CsvSource({
+        "sink.jsonl.gzip-level, 11, 1, 1 (fastest) to 9 (smallest)",
+        "sink.jsonl.zstd-level, 22, 1, 1 (fastest) to 19 (smallest)",
+        "sink.parquet.zstd-level, 0, 19, 1 (fastest) to 19 (smallest)",
+        "sink.upload-threads, 0, 16, 1 to 64",
+        "sink.commit-threads, 65, 32, 1 to 64",
+    })
+    void integerOutsideItsRangeNamesTheKeyAndTheRange(String key, String outside, int inside, String range) {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith(key, outside)))
+                .hasMessageContaining("'" + key + "'")
+                .hasMessageContaining(range);
+        @SuppressWarnings("unchecked")
+        ConfigOption<Integer> option = (ConfigOption<Integer>) ArchiverOptions.all().stream()
+                .filter(o -> o.key().equals(key))
+                .findFirst()
+                .orElseThrow();
+        assertThat(ArchiverConfig.of(validWith(key, String.valueOf(inside))).get(option)).isEqualTo(inside);
     }
 
     @Test
