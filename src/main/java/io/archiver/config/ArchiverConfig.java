@@ -7,11 +7,13 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.common.IsolationLevel;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -30,6 +32,7 @@ import static io.archiver.config.ArchiverOptions.*;
 public final class ArchiverConfig {
 
     private static final String REDACTED = "******";
+    private static final String ISOLATION_LEVEL_KEY = KAFKA_PROPERTIES_PREFIX + "isolation.level";
 
     private static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
 
@@ -71,7 +74,7 @@ public final class ArchiverConfig {
     public OffsetsInitializer startOffsets() {
         return KafkaPositions.start(
                 KAFKA_START.key(), get(KAFKA_START),
-                KAFKA_START_COMMITTED_FALLBACK.key(), get(KAFKA_START_COMMITTED_FALLBACK));
+                KAFKA_START_COMMITTED_FALLBACK.key(), get(KAFKA_START_COMMITTED_FALLBACK), isolationLevel(), kafkaClientProperties());
     }
 
     /** {@code fencing.lease-timeout}, by default the larger of 60 s and three checkpoint intervals. */
@@ -82,13 +85,29 @@ public final class ArchiverConfig {
     }
 
     public OffsetsInitializer stopOffsets() {
-        return KafkaPositions.stop(KAFKA_STOP.key(), get(KAFKA_STOP));
+        return KafkaPositions.stop(KAFKA_STOP.key(), get(KAFKA_STOP), isolationLevel(), kafkaClientProperties());
+    }
+
+    /**
+     * How the source reads transactional topics: {@code kafka.properties.isolation.level}, by default {@code
+     * read_committed} (only committed records, as every downstream consumer of the topic sees it).
+     */
+    public IsolationLevel isolationLevel() {
+        String value = raw.get(ISOLATION_LEVEL_KEY);
+        return value == null ? IsolationLevel.READ_COMMITTED : IsolationLevel.valueOf(value.trim().toUpperCase(Locale.ROOT));
     }
 
     /** The {@code kafka.properties.*} entries, prefix removed. */
     public Properties kafkaProperties() {
         Properties props = new Properties();
         withPrefix(KAFKA_PROPERTIES_PREFIX).forEach(props::setProperty);
+        return props;
+    }
+
+    /** The {@code kafka.properties.*} entries with {@code bootstrap.servers}: what every Kafka client of the project needs. */
+    public Properties kafkaClientProperties() {
+        Properties props = kafkaProperties();
+        props.setProperty("bootstrap.servers", get(KAFKA_BOOTSTRAP_SERVERS));
         return props;
     }
 
@@ -184,6 +203,13 @@ public final class ArchiverConfig {
                 throw new ConfigException(
                         "Invalid regular expression for '" + KAFKA_TOPIC_PATTERN.key() + "': " + e.getDescription() + ".");
             }
+        }
+        String isolation = raw.get(ISOLATION_LEVEL_KEY);
+        if (isolation != null && !isolation.trim().matches("read_committed|read_uncommitted")) {
+            throw new ConfigException(
+                    "Invalid value '" + isolation + "' for '" + ISOLATION_LEVEL_KEY + "': accepted values are read_committed"
+                            + " (the default: committed records only) and read_uncommitted (also archives the records of"
+                            + " aborted and still open transactions).");
         }
         startOffsets();
         stopOffsets();

@@ -4,11 +4,13 @@ import io.archiver.config.ConfigException;
 
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Parses the start and stop positions of the configuration into the connector's {@link
@@ -24,14 +26,19 @@ public final class KafkaPositions {
 
     private KafkaPositions() {}
 
-    /** The initial position of partitions without checkpointed state. */
-    public static OffsetsInitializer start(String key, String spec, String fallbackKey, String fallback) {
+    /**
+     * The initial position of partitions without checkpointed state. {@code latest} is where a consumer of
+     * {@code isolation} would start: the last stable offset for read_committed ({@code client}: bootstrap
+     * servers and client properties, to ask for it).
+     */
+    public static OffsetsInitializer start(
+            String key, String spec, String fallbackKey, String fallback, IsolationLevel isolation, Properties client) {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         switch (s) {
             case "earliest":
                 return OffsetsInitializer.earliest();
             case "latest":
-                return OffsetsInitializer.latest();
+                return latest(isolation, client);
             case "committed":
                 return OffsetsInitializer.committedOffsets(resetStrategy(fallbackKey, fallback));
             default:
@@ -43,11 +50,14 @@ public final class KafkaPositions {
         }
     }
 
-    /** The stop position of batch mode (exclusive). */
-    public static OffsetsInitializer stop(String key, String spec) {
+    /**
+     * The stop position of batch mode (exclusive). {@code latest} is the last stable offset for read_committed:
+     * never inside a transaction still open, which would hold the run until the transaction ends.
+     */
+    public static OffsetsInitializer stop(String key, String spec, IsolationLevel isolation, Properties client) {
         String s = spec.trim();
         if (s.equalsIgnoreCase("latest")) {
-            return OffsetsInitializer.latest();
+            return latest(isolation, client);
         }
         if (s.toLowerCase(Locale.ROOT).startsWith(TIMESTAMP)) {
             return OffsetsInitializer.timestamp(timestamp(key, spec));
@@ -57,6 +67,10 @@ public final class KafkaPositions {
         }
         throw new ConfigException(
                 "Invalid value '" + spec + "' for '" + key + "': accepted values are " + STOP_FORMS + ".");
+    }
+
+    private static OffsetsInitializer latest(IsolationLevel isolation, Properties client) {
+        return isolation == IsolationLevel.READ_COMMITTED ? new LastStableOffsetsInitializer(client) : OffsetsInitializer.latest();
     }
 
     private static OffsetResetStrategy resetStrategy(String key, String value) {

@@ -41,6 +41,22 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void sourceReadsCommittedRecordsUnlessToldOtherwise() {
+        assertThat(ArchiverConfig.of(valid()).isolationLevel()).isEqualTo(org.apache.kafka.common.IsolationLevel.READ_COMMITTED);
+        assertThat(ArchiverConfig.of(validWith("kafka.properties.isolation.level", "read_uncommitted")).isolationLevel())
+                .isEqualTo(org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    @Test
+    void unknownIsolationLevelNamesTheKeyAndBothValues() {
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("kafka.properties.isolation.level", "committed")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'kafka.properties.isolation.level'")
+                .hasMessageContaining("read_committed")
+                .hasMessageContaining("read_uncommitted");
+    }
+
+    @Test
     void leaseTimeoutDefaultsToThreeCheckpointsAndAtLeastOneMinute() {
         assertThat(ArchiverConfig.of(validWith("checkpoint.interval", "10 s")).leaseTimeout()).isEqualTo(java.time.Duration.ofSeconds(60));
         assertThat(ArchiverConfig.of(valid()).leaseTimeout()).as("checkpoint.interval 30 s").isEqualTo(java.time.Duration.ofSeconds(90));

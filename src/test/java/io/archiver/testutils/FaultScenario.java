@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One fault-injection run: a topic of {@value #PARTITIONS} partitions fed by a {@link ContinuousProducer}
- * while the archiver runs, helpers to stop, cancel and resume the job, and {@link #finish()} which waits for
- * the archive to catch up and proves, record by record, that Kafka's whole topic is archived exactly once.
+ * (plain records and transactions, some aborted) while the archiver runs, helpers to stop, cancel and resume
+ * the job, and {@link #finish()} which waits for the archive to catch up and proves, record by record, that
+ * what a read_committed reader of the topic sees is archived exactly once, and nothing else.
  */
 public final class FaultScenario implements AutoCloseable {
 
@@ -166,8 +167,12 @@ public final class FaultScenario implements AutoCloseable {
     public List<ArchiveRecord> drain() throws Exception {
         producer.awaitDone(CATCH_UP.toMillis());
         List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
-        if (inKafka.size() < producer.sent()) {
-            throw new AssertionError("Kafka holds " + inKafka.size() + " records of " + topic + " but " + producer.sent() + " were acknowledged");
+        if (inKafka.size() < producer.committed()) {
+            throw new AssertionError("Kafka holds " + inKafka.size() + " committed records of " + topic + " but "
+                    + producer.committed() + " were acknowledged or committed");
+        }
+        if (producer.aborted() == 0) {
+            throw new AssertionError("No transaction of " + topic + " was aborted: the run proves nothing about aborted records");
         }
         awaitArchived(inKafka.size());
         cancel();

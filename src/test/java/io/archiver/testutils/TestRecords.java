@@ -84,8 +84,62 @@ public final class TestRecords {
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
     }
 
+    /**
+     * A transactional producer of byte arrays ({@code initTransactions} done): idempotent, waits for every
+     * replica. {@code transactionalId} must be unique among live producers.
+     */
+    public static KafkaProducer<byte[], byte[]> transactionalProducer(String bootstrap, String transactionalId) {
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        producer.initTransactions();
+        return producer;
+    }
+
+    /**
+     * Produces records {@code first .. first+count-1} in transactions of {@code perTransaction} records, spread
+     * over the partitions; every {@code abortEvery}-th transaction is aborted after its records reached the log.
+     * Returns the records of the committed transactions with their offsets (aborted ones are not returned).
+     */
+    public static List<ArchiveRecord> produceTransactions(
+            String bootstrap, String topic, int partitions, int first, int count, int perTransaction, int abortEvery)
+            throws Exception {
+        List<ArchiveRecord> committed = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = transactionalProducer(bootstrap, "tx-" + topic + "-" + first)) {
+            int transaction = 0;
+            for (int start = first; start < first + count; start += perTransaction) {
+                boolean abort = ++transaction % abortEvery == 0;
+                List<ArchiveRecord> sent = new ArrayList<>();
+                List<Future<RecordMetadata>> acks = new ArrayList<>();
+                producer.beginTransaction();
+                for (int i = start; i < Math.min(start + perTransaction, first + count); i++) {
+                    ArchiveRecord r = record(topic, i % partitions, i);
+                    sent.add(r);
+                    acks.add(producer.send(toProducerRecord(r)));
+                }
+                producer.flush(); // the records reach the log whether the transaction then commits or aborts
+                for (int k = 0; k < sent.size(); k++) {
+                    sent.get(k).setOffset(acks.get(k).get().offset());
+                }
+                if (abort) {
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                    committed.addAll(sent);
+                }
+            }
+        }
+        return committed;
+    }
+
     /** The Kafka record that carries an envelope's partition, timestamp, key, value and headers. */
-    static ProducerRecord<byte[], byte[]> toProducerRecord(ArchiveRecord r) {
+    public static ProducerRecord<byte[], byte[]> toProducerRecord(ArchiveRecord r) {
         ProducerRecord<byte[], byte[]> pr =
                 new ProducerRecord<>(r.getTopic(), r.getPartition(), r.getTimestamp(), r.getKey(), r.getValue());
         for (int h = 0; h < r.getHeaderKeys().length; h++) {
@@ -109,7 +163,7 @@ public final class TestRecords {
         OUT_OF_ORDER
     }
 
-    static ArchiveRecord record(String topic, int partition, int i, Timestamps timestamps) {
+    public static ArchiveRecord record(String topic, int partition, int i, Timestamps timestamps) {
         byte[] key = i % 97 == 0 ? null : utf8("key-" + i);
         byte[] value = i % 50 == 0 ? null : utf8("{\"i\":" + i + ",\"text\":\"caf\u00e9 \\\"quoted\\\"\",\"list\":[1,2]}");
         int headers = i % 3;
