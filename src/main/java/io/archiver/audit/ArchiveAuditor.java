@@ -7,19 +7,28 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.time.Instant;
+import org.apache.kafka.common.IsolationLevel;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.LongStream;
 
 /**
- * Compares an archive with Kafka and says whether it can be trusted: per topic partition the archived range,
- * counts, holes that are real gaps (Kafka holds records there; offsets without records, from compaction or
- * transaction markers, are not gaps), duplicates, lag and the resume position of its position record
- * (archived offsets beyond it are not covered by committed state); and around it, orphaned multipart uploads
- * (uploads of commits cut short, which a start without state completes, are not orphans) and leftover
+ * Compares an archive with Kafka and says whether it can be trusted. The truth is what a {@code read_committed}
+ * consumer of each partition reads, and the comparison runs both ways: committed records the archive lacks
+ * (missing), offsets archived more than once (duplicates), and archived records no committed reader sees
+ * (aborted or still open transactions, offsets Kafka holds nothing at). Offsets without records for a
+ * committed reader (transaction markers, aborted records, compaction) are holes, not gaps. Each partition's
+ * log is read once, sequentially, over the archived range ({@link LogScanner}); the raw log is read only
+ * where archived offsets need a cause. Around it: lag up to the last stable offset, the resume position of
+ * the position record (archived offsets beyond it are not covered by committed state), orphaned multipart
+ * uploads (uploads of commits cut short, which a start without state completes, are not orphans) and leftover
  * temporary objects.
  */
 public final class ArchiveAuditor {
@@ -36,6 +45,13 @@ public final class ArchiveAuditor {
 
     /** Audits the archive under {@code root} of {@code topics}, as archived by consumer group {@code groupId}. */
     public AuditReport audit(String root, List<String> topics, String groupId, boolean deep) throws Exception {
+        return audit(root, topics, groupId, deep, line -> {});
+    }
+
+    /** {@link #audit(String, List, String, boolean)}, telling {@code progress} how far it got on long audits. */
+    public AuditReport audit(String root, List<String> topics, String groupId, boolean deep, Consumer<String> progress)
+            throws Exception {
+        progress.accept("Reading the archive under " + root + (deep ? " (every record)" : ""));
         VerificationReport archive = verifier.verify(root, deep);
         // Read after the listing: a record is written before its files become visible, so it is never older.
         PositionStore store = new PositionStore(root);
@@ -45,6 +61,7 @@ public final class ArchiveAuditor {
         Set<String> listedKeys = PositionStore.listedKeys(records);
         List<TopicPartition> known = kafka.partitions(topics);
         Map<TopicPartition, KafkaPartitionState> state = kafka.state(known, groupId);
+        Set<String> compacted = kafka.compacted(topics);
         List<TopicPartition> partitions = new ArrayList<>(known);
         for (PartitionReport p : archive.partitions().values()) {
             TopicPartition tp = new TopicPartition(p.topic(), p.partition());
@@ -53,26 +70,24 @@ public final class ArchiveAuditor {
             }
         }
         partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparing(TopicPartition::partition));
+
+        Map<TopicPartition, LogComparison> comparisons = compareWithCommittedLog(archive, state, progress);
+        Map<TopicPartition, long[]> inRawLog = readRawLogAt(comparisons, state, progress);
         List<PartitionAudit> audits = new ArrayList<>();
         for (TopicPartition tp : partitions) {
             PartitionReport p = archive.partition(tp.topic(), tp.partition());
             KafkaPartitionState k = state.get(tp);
             long position = positions.containsKey(tp) ? positions.get(tp).nextOffset() : -1;
-            if (p == null) {
-                audits.add(new PartitionAudit(tp.topic(), tp.partition(), 0, 0, 0, -1, -1, List.of(), 0, k, position));
+            LogComparison c = comparisons.get(tp);
+            if (c == null) {
+                // Kafka does not know the partition (topic deleted or not listed): nothing to compare with
+                audits.add(new PartitionAudit(tp.topic(), tp.partition(), p, null, new OffsetRuns(), ArchivedNotInLog.NONE, 0, -1, position));
                 continue;
             }
-            List<Long> missing = new ArrayList<>();
-            if (k != null) {
-                for (long[] hole : p.holes()) {
-                    long from = Math.max(hole[0], k.logStart());
-                    if (from < hole[1]) {
-                        missing.addAll(kafka.recordsIn(tp, from, hole[1]));
-                    }
-                }
-            }
-            audits.add(new PartitionAudit(tp.topic(), tp.partition(), p.files().size(), p.bytes(), p.records(),
-                    p.firstOffset(), p.lastOffset(), missing, p.duplicates().size(), k, position));
+            ArchivedNotInLog notInLog = ArchivedNotInLog.classify(
+                    c.notInLog(), c.runStarts(), inRawLog.getOrDefault(tp, new long[0]), k, compacted.contains(tp.topic()));
+            audits.add(new PartitionAudit(tp.topic(), tp.partition(), p, k, c.missing(), notInLog, c.beforeLogStart(),
+                    c.firstUnarchived(), position));
         }
         Instant staleBefore = Instant.now().minus(orphanAge);
         List<String> stale = new ArrayList<>();
@@ -96,5 +111,84 @@ public final class ArchiveAuditor {
             }
         }
         return new AuditReport(root, deep, audits, leftovers, stale, recent, cutShort);
+    }
+
+    /**
+     * Reads each partition's committed log once, from the first archived offset (or the log start) up to the
+     * first committed record after the last archived one, all partitions at once, comparing as it goes.
+     */
+    private Map<TopicPartition, LogComparison> compareWithCommittedLog(
+            VerificationReport archive, Map<TopicPartition, KafkaPartitionState> state, Consumer<String> progress) {
+        Map<TopicPartition, LogComparison> comparisons = new HashMap<>();
+        Map<TopicPartition, LogScanner.Range> ranges = new HashMap<>();
+        long offsets = 0;
+        for (Map.Entry<TopicPartition, KafkaPartitionState> e : state.entrySet()) {
+            TopicPartition tp = e.getKey();
+            KafkaPartitionState k = e.getValue();
+            PartitionReport p = archive.partition(tp.topic(), tp.partition());
+            long[] archived = p == null ? new long[0] : p.offsets();
+            comparisons.put(tp, new LogComparison(archived, k.logStart()));
+            long from = archived.length == 0 ? k.logStart() : Math.max(archived[0], k.logStart());
+            long stopAt = archived.length == 0 ? from : archived[archived.length - 1] + 1;
+            ranges.put(tp, new LogScanner.Range(from, stopAt, k.lastStable()));
+            offsets += Math.max(0, Math.min(stopAt, k.lastStable()) - from);
+        }
+        progress.accept(String.format("Reading Kafka's committed log of %d partitions (%,d offsets)", ranges.size(), offsets));
+        try (LogScanner scanner = kafka.scanner(IsolationLevel.READ_COMMITTED)) {
+            scanner.scan(ranges, new LogScanner.Visitor() {
+                @Override
+                public void record(TopicPartition tp, long offset) {
+                    comparisons.get(tp).committed(offset);
+                }
+
+                @Override
+                public void done(TopicPartition tp, long firstBeyond) {
+                    comparisons.get(tp).end(firstBeyond);
+                }
+            }, progress);
+        }
+        return comparisons;
+    }
+
+    /**
+     * Of the archived offsets below the last stable offset that the committed log lacks, those the raw log
+     * holds (the records of aborted transactions), read per partition over the span of those offsets only:
+     * nothing is read when the archive holds only committed records.
+     */
+    private Map<TopicPartition, long[]> readRawLogAt(
+            Map<TopicPartition, LogComparison> comparisons, Map<TopicPartition, KafkaPartitionState> state,
+            Consumer<String> progress) {
+        Map<TopicPartition, long[]> suspects = new HashMap<>();
+        Map<TopicPartition, LogScanner.Range> ranges = new HashMap<>();
+        comparisons.forEach((tp, c) -> {
+            long stable = state.get(tp).lastStable();
+            long[] below = Arrays.stream(c.notInLog()).filter(o -> o < stable).toArray();
+            if (below.length > 0) {
+                suspects.put(tp, below);
+                long end = below[below.length - 1] + 1;
+                ranges.put(tp, new LogScanner.Range(below[0], end, end));
+            }
+        });
+        Map<TopicPartition, long[]> found = new HashMap<>();
+        if (ranges.isEmpty()) {
+            return found;
+        }
+        progress.accept("Reading the records of aborted transactions in " + ranges.size() + " partitions");
+        Map<TopicPartition, LongStream.Builder> inLog = new HashMap<>();
+        try (LogScanner scanner = kafka.scanner(IsolationLevel.READ_UNCOMMITTED)) {
+            scanner.scan(ranges, new LogScanner.Visitor() {
+                @Override
+                public void record(TopicPartition tp, long offset) {
+                    if (Arrays.binarySearch(suspects.get(tp), offset) >= 0) {
+                        inLog.computeIfAbsent(tp, t -> LongStream.builder()).add(offset);
+                    }
+                }
+
+                @Override
+                public void done(TopicPartition tp, long firstBeyond) {}
+            }, progress);
+        }
+        inLog.forEach((tp, b) -> found.put(tp, b.build().toArray()));
+        return found;
     }
 }

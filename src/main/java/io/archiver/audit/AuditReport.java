@@ -60,17 +60,23 @@ public final class AuditReport {
         return recentUploads;
     }
 
-    public long getMissingOffsets() {
-        return partitions.stream().mapToLong(p -> p.getMissingOffsets().size()).sum();
+    /** Committed records Kafka holds within the archived ranges that the archive lacks. */
+    public long getMissing() {
+        return partitions.stream().mapToLong(PartitionAudit::getMissing).sum();
+    }
+
+    /** Archived records no committed reader of Kafka sees: aborted, open transactions, absent. */
+    public long getArchivedNotInKafka() {
+        return partitions.stream().mapToLong(PartitionAudit::getArchivedNotInKafka).sum();
     }
 
     public long getDuplicatedOffsets() {
         return partitions.stream().mapToLong(PartitionAudit::getDuplicatedOffsets).sum();
     }
 
-    /** True when the archive can be trusted: no gap, no duplicate, no orphan. */
+    /** True when the archive can be trusted: no gap, no duplicate, nothing a committed reader lacks, no orphan. */
     public boolean isClean() {
-        return getMissingOffsets() == 0 && getDuplicatedOffsets() == 0 && getOffsetsBeyondPosition() == 0
+        return getMissing() == 0 && getDuplicatedOffsets() == 0 && getArchivedNotInKafka() == 0 && getOffsetsBeyondPosition() == 0
                 && leftovers.isEmpty() && staleUploads.isEmpty();
     }
 }

@@ -4,11 +4,13 @@ package io.archiver.audit;
 public final class KafkaPartitionState {
 
     private final long logStart;
+    private final long lastStable;
     private final long logEnd;
     private final long groupOffset;
 
-    KafkaPartitionState(long logStart, long logEnd, long groupOffset) {
+    KafkaPartitionState(long logStart, long lastStable, long logEnd, long groupOffset) {
         this.logStart = logStart;
+        this.lastStable = lastStable;
         this.logEnd = logEnd;
         this.groupOffset = groupOffset;
     }
@@ -16,6 +18,14 @@ public final class KafkaPartitionState {
     /** First offset still in the log (earlier ones were deleted by retention). */
     public long logStart() {
         return logStart;
+    }
+
+    /**
+     * The last stable offset: below it every transaction is decided, and a read_committed reader reads up to
+     * it. Equal to the log end when no transaction is open.
+     */
+    public long lastStable() {
+        return lastStable;
     }
 
     /** Offset the next produced record will get. */

@@ -1,6 +1,7 @@
 package io.archiver.audit;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Compares one partition's archived offsets with its committed log, both ways, while the log is read in
@@ -15,6 +16,9 @@ final class LogComparison {
     private final OffsetRuns missing = new OffsetRuns();
     private long[] notInLog = new long[16];
     private int notInLogSize;
+    /** Indexes into {@link #notInLog} where a committed record came between: a new run starts there. */
+    private final BitSet runStarts = new BitSet();
+    private boolean committedSinceLast = true;
     private int next;
     private long firstUnarchived = -1;
 
@@ -38,6 +42,7 @@ final class LogComparison {
         } else {
             missing.add(offset);
         }
+        committedSinceLast = true;
     }
 
     /** The log was read up to the last archived offset; {@code firstBeyond}: the first committed record after it, -1 if none. */
@@ -58,9 +63,18 @@ final class LogComparison {
         return Arrays.copyOf(notInLog, notInLogSize);
     }
 
+    /** Which entries of {@link #notInLog()} begin a run: a committed record lies between them and the one before. */
+    BitSet runStarts() {
+        return (BitSet) runStarts.clone();
+    }
+
     private void notInLog(long offset) {
         if (notInLogSize == notInLog.length) {
             notInLog = Arrays.copyOf(notInLog, notInLogSize * 2);
+        }
+        if (committedSinceLast) {
+            runStarts.set(notInLogSize);
+            committedSinceLast = false;
         }
         notInLog[notInLogSize++] = offset;
     }

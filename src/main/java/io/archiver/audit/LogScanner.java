@@ -24,13 +24,13 @@ import java.util.function.Consumer;
  * A {@code read_committed} scanner sees exactly what a committed reader sees; a {@code read_uncommitted} one
  * also sees the records of aborted and open transactions.
  */
-final class LogScanner implements AutoCloseable {
+public final class LogScanner implements AutoCloseable {
 
     /** A partition's pass: from {@code from}; ends at the first record at or after {@code stopAt}, or when the position reaches {@code end}. */
-    record Range(long from, long stopAt, long end) {}
+    public record Range(long from, long stopAt, long end) {}
 
     /** What a pass reports. */
-    interface Visitor {
+    public interface Visitor {
         /** A record below the partition's {@code stopAt}, in offset order. */
         void record(TopicPartition tp, long offset);
 
@@ -44,7 +44,7 @@ final class LogScanner implements AutoCloseable {
     private final KafkaConsumer<Object, Object> consumer;
     private final Duration stallTimeout;
 
-    LogScanner(Properties client, IsolationLevel isolation, Duration stallTimeout) {
+    public LogScanner(Properties client, IsolationLevel isolation, Duration stallTimeout) {
         Properties props = new Properties();
         props.putAll(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
@@ -61,7 +61,7 @@ final class LogScanner implements AutoCloseable {
      * Runs the passes of {@code ranges}; {@code progress} gets a line every few seconds. Fails when no
      * partition moves for the stall timeout (a partition whose records were deleted meanwhile, a broker gone).
      */
-    void scan(Map<TopicPartition, Range> ranges, Visitor visitor, Consumer<String> progress) {
+    public void scan(Map<TopicPartition, Range> ranges, Visitor visitor, Consumer<String> progress) {
         Map<TopicPartition, Range> active = new HashMap<>();
         ranges.forEach((tp, r) -> {
             if (r.from() < r.end()) {

@@ -1,35 +1,167 @@
 package io.archiver.audit;
 
 import java.util.List;
+import java.util.Map;
 
-/** The audit of one topic partition: what the archive holds, what Kafka holds, and what is wrong. */
+/**
+ * The audit of one topic partition: what the archive holds, what Kafka holds for a committed reader, and
+ * every difference both ways.
+ */
 public final class PartitionAudit {
 
     private final String topic;
     private final int partition;
-    private final int files;
-    private final long bytes;
-    private final long records;
-    private final long firstOffset;
-    private final long lastOffset;
-    private final List<Long> missing;
-    private final long duplicates;
+    private final PartitionReport archive;
     private final KafkaPartitionState kafka;
+    private final OffsetRuns missing;
+    private final ArchivedNotInLog notInLog;
+    private final long beforeLogStart;
+    private final long firstUnarchived;
     private final long position;
 
-    PartitionAudit(String topic, int partition, int files, long bytes, long records, long firstOffset, long lastOffset,
-            List<Long> missing, long duplicates, KafkaPartitionState kafka, long position) {
+    /**
+     * {@code archive} null when nothing is archived, {@code kafka} null when Kafka does not know the
+     * partition; {@code firstUnarchived}: the first committed record after the archive, -1 if none.
+     */
+    PartitionAudit(String topic, int partition, PartitionReport archive, KafkaPartitionState kafka, OffsetRuns missing,
+            ArchivedNotInLog notInLog, long beforeLogStart, long firstUnarchived, long position) {
         this.topic = topic;
         this.partition = partition;
-        this.files = files;
-        this.bytes = bytes;
-        this.records = records;
-        this.firstOffset = firstOffset;
-        this.lastOffset = lastOffset;
-        this.missing = missing;
-        this.duplicates = duplicates;
+        this.archive = archive;
         this.kafka = kafka;
+        this.missing = missing;
+        this.notInLog = notInLog;
+        this.beforeLogStart = beforeLogStart;
+        this.firstUnarchived = firstUnarchived;
         this.position = position;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public int getPartition() {
+        return partition;
+    }
+
+    public int getFiles() {
+        return archive == null ? 0 : archive.files().size();
+    }
+
+    public long getBytes() {
+        return archive == null ? 0 : archive.bytes();
+    }
+
+    public long getRecords() {
+        return archive == null ? 0 : archive.records();
+    }
+
+    /** First archived offset, -1 when nothing is archived. */
+    public long getFirstOffset() {
+        return archive == null ? -1 : archive.firstOffset();
+    }
+
+    /** Last archived offset, -1 when nothing is archived. */
+    public long getLastOffset() {
+        return archive == null ? -1 : archive.lastOffset();
+    }
+
+    /** Committed records Kafka holds between the first and last archived offset that the archive lacks. */
+    public long getMissing() {
+        return missing.count();
+    }
+
+    /** The missing records as {@code [first, last]} offset runs. */
+    public List<long[]> getMissingRanges() {
+        return missing.runs();
+    }
+
+    public OffsetRuns missing() {
+        return missing;
+    }
+
+    /** Offsets archived more than once. */
+    public long getDuplicatedOffsets() {
+        return archive == null ? 0 : archive.duplicates().size();
+    }
+
+    /** Offsets archived more than once, each with the files that hold it (a file twice if it holds it twice). */
+    public Map<Long, List<String>> duplicateFiles() {
+        return archive == null ? Map.of() : archive.duplicates();
+    }
+
+    /** Archived records a committed reader of the partition does not see: aborted, open transactions, absent. */
+    public long getArchivedNotInKafka() {
+        return notInLog.findings();
+    }
+
+    /** Archived records of aborted transactions. */
+    public long getAbortedRecords() {
+        return notInLog.aborted().count();
+    }
+
+    public List<long[]> getAbortedRanges() {
+        return notInLog.aborted().runs();
+    }
+
+    /** Archived records of transactions still open (at or after the last stable offset). */
+    public long getOpenTransactionRecords() {
+        return notInLog.open().count();
+    }
+
+    public List<long[]> getOpenTransactionRanges() {
+        return notInLog.open().runs();
+    }
+
+    /** Archived offsets where Kafka holds no record for any reader (the topic is not compacted). */
+    public long getAbsentRecords() {
+        return notInLog.absent().count();
+    }
+
+    public List<long[]> getAbsentRanges() {
+        return notInLog.absent().runs();
+    }
+
+    public ArchivedNotInLog notInLog() {
+        return notInLog;
+    }
+
+    /** Archived records of a compacted topic that compaction removed from Kafka since: history, not a finding. */
+    public long getCompactedSinceArchived() {
+        return notInLog.compacted();
+    }
+
+    /** Archived records below Kafka's log start (deleted by retention): cannot be compared, not a finding. */
+    public long getBeforeLogStart() {
+        return beforeLogStart;
+    }
+
+    public long getLogStartOffset() {
+        return kafka == null ? -1 : kafka.logStart();
+    }
+
+    /** The last stable offset: where a committed reader stops (the log end unless a transaction is open). */
+    public long getLastStableOffset() {
+        return kafka == null ? -1 : kafka.lastStable();
+    }
+
+    public long getLogEndOffset() {
+        return kafka == null ? -1 : kafka.logEnd();
+    }
+
+    public long getGroupOffset() {
+        return kafka == null ? -1 : kafka.groupOffset();
+    }
+
+    /**
+     * Offsets from the first committed record not archived yet to the last stable offset; 0 when Kafka holds
+     * no committed record after the archive (a trailing transaction marker or aborted records are not lag).
+     */
+    public long getLag() {
+        if (kafka == null) {
+            return -1;
+        }
+        return firstUnarchived < 0 ? 0 : Math.max(0, kafka.lastStable() - firstUnarchived);
     }
 
     /** Next offset of the partition's position record (where a start without state resumes), -1 without record. */
@@ -42,71 +174,11 @@ public final class PartitionAudit {
      * by a second job or copied in); 0 without record.
      */
     public long getOffsetsBeyondPosition() {
-        return position < 0 || lastOffset < position ? 0 : lastOffset - position + 1;
-    }
-
-    public String getTopic() {
-        return topic;
-    }
-
-    public int getPartition() {
-        return partition;
-    }
-
-    public int getFiles() {
-        return files;
-    }
-
-    public long getBytes() {
-        return bytes;
-    }
-
-    public long getRecords() {
-        return records;
-    }
-
-    /** First archived offset, -1 when nothing is archived. */
-    public long getFirstOffset() {
-        return firstOffset;
-    }
-
-    /** Last archived offset, -1 when nothing is archived. */
-    public long getLastOffset() {
-        return lastOffset;
-    }
-
-    /** Offsets Kafka holds records at, between the first and last archived offset, that the archive lacks. */
-    public List<Long> getMissingOffsets() {
-        return missing;
-    }
-
-    /** Offsets archived more than once. */
-    public long getDuplicatedOffsets() {
-        return duplicates;
-    }
-
-    public long getLogStartOffset() {
-        return kafka == null ? -1 : kafka.logStart();
-    }
-
-    public long getLogEndOffset() {
-        return kafka == null ? -1 : kafka.logEnd();
-    }
-
-    public long getGroupOffset() {
-        return kafka == null ? -1 : kafka.groupOffset();
-    }
-
-    /** Offsets between the archived end and Kafka's log end (records not archived yet). */
-    public long getLag() {
-        if (kafka == null) {
-            return -1;
-        }
-        long archivedEnd = lastOffset < 0 ? kafka.logStart() : lastOffset + 1;
-        return Math.max(0, kafka.logEnd() - archivedEnd);
+        long last = getLastOffset();
+        return position < 0 || last < position ? 0 : last - position + 1;
     }
 
     public boolean isClean() {
-        return missing.isEmpty() && duplicates == 0 && getOffsetsBeyondPosition() == 0;
+        return missing.isEmpty() && getDuplicatedOffsets() == 0 && notInLog.findings() == 0 && getOffsetsBeyondPosition() == 0;
     }
 }

@@ -11,9 +11,6 @@ import io.archiver.record.PayloadFormats;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 
-import java.util.Properties;
-
-import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
 
 /**
  * What the commands that read an archive outside a job need: Flink's filesystems (with the cluster's
@@ -46,9 +43,7 @@ final class ArchiveAccess implements AutoCloseable {
     }
 
     KafkaInspector kafka() {
-        Properties props = config.kafkaProperties();
-        props.setProperty("bootstrap.servers", config.get(KAFKA_BOOTSTRAP_SERVERS));
-        return new KafkaInspector(props);
+        return new KafkaInspector(config.kafkaClientProperties());
     }
 
     @Override

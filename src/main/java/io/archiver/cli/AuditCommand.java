@@ -1,6 +1,7 @@
 package io.archiver.cli;
 
 import io.archiver.audit.ArchiveAuditor;
+import io.archiver.audit.ArchivedNotInLog;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.audit.PartitionAudit;
@@ -24,13 +25,16 @@ import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
 
 /**
  * Compares the archive with Kafka and says whether it can be trusted. Exit code 0: clean; 1: findings
- * (gaps, duplicates, orphans); 2: could not audit.
+ * (gaps, duplicates, archived records Kafka does not hold, orphans); 2: could not audit. Progress goes to
+ * standard error, the report to standard output.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = "Compare the archive with Kafka: gaps, duplicates, orphaned uploads, lag. Exit 0 clean, 1 findings, 2 could not audit.")
+        description = "Compare the archive with what a read_committed consumer of Kafka reads, both ways: missing records, duplicates,"
+                + " archived records Kafka does not hold (aborted transactions), orphaned uploads, lag. Exit 0 clean, 1 findings, 2 could not audit.")
 final class AuditCommand implements Callable<Integer> {
 
     static final int FINDINGS = 1;
+    private static final int EXAMPLES = 10;
     static final int CANNOT_AUDIT = 2;
 
     @Option(names = "--json", description = "Print the report as JSON.")
@@ -54,9 +58,7 @@ final class AuditCommand implements Callable<Integer> {
         try {
             ArchiverConfig cfg = config.load(Map.of());
             try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
-                List<String> topics = cfg.topics().isEmpty() ? kafka.topicsMatching(cfg.topicPattern().orElseThrow()) : cfg.topics();
-                report = new ArchiveAuditor(access.verifier(), kafka, orphanAge)
-                        .audit(cfg.sinkPath(), topics, cfg.get(KAFKA_GROUP_ID), deep);
+                report = audit(cfg, access, kafka, deep, orphanAge, spec.commandLine().getErr());
             }
         } catch (Exception e) {
             spec.commandLine().getErr().println("Could not audit: " + e.getMessage());
@@ -76,22 +78,54 @@ final class AuditCommand implements Callable<Integer> {
         return report.isClean() ? 0 : FINDINGS;
     }
 
+    /** Audits the configured archive, progress lines to {@code err}. */
+    static AuditReport audit(ArchiverConfig cfg, ArchiveAccess access, KafkaInspector kafka, boolean deep, Duration orphanAge,
+            PrintWriter err) throws Exception {
+        List<String> topics = cfg.topics().isEmpty() ? kafka.topicsMatching(cfg.topicPattern().orElseThrow()) : cfg.topics();
+        return new ArchiveAuditor(access.verifier(), kafka, orphanAge)
+                .audit(cfg.sinkPath(), topics, cfg.get(KAFKA_GROUP_ID), deep, line -> {
+                    err.println(line);
+                    err.flush();
+                });
+    }
+
     static void printTable(PrintWriter out, AuditReport r) {
         out.printf("Audit of %s (%s)%n%n", r.getArchive(),
                 r.isDeep() ? "deep: every record read" : "fast: dense Parquet files checked by their footer");
-        out.printf("%-28s %6s %10s %10s %10s %8s %6s %10s %10s %8s %10s %10s%n",
-                "topic-partition", "files", "records", "first", "last", "missing", "dup", "log-start", "log-end", "lag", "group", "resume");
+        out.printf("%-28s %6s %10s %10s %10s %8s %6s %8s %10s %10s %8s %10s %10s%n", "topic-partition", "files", "records",
+                "first", "last", "missing", "dup", "not-in-k", "log-start", "stable", "lag", "group", "resume");
         for (PartitionAudit p : r.getPartitions()) {
-            out.printf("%-28s %6d %10d %10d %10d %8d %6d %10d %10d %8d %10d %10s%n",
+            out.printf("%-28s %6d %10d %10d %10d %8d %6d %8d %10d %10d %8d %10d %10s%n",
                     p.getTopic() + "-" + p.getPartition(), p.getFiles(), p.getRecords(), p.getFirstOffset(), p.getLastOffset(),
-                    p.getMissingOffsets().size(), p.getDuplicatedOffsets(), p.getLogStartOffset(), p.getLogEndOffset(),
-                    p.getLag(), p.getGroupOffset(), p.getResumeOffset() < 0 ? "-" : String.valueOf(p.getResumeOffset()));
+                    p.getMissing(), p.getDuplicatedOffsets(), p.getArchivedNotInKafka(), p.getLogStartOffset(),
+                    p.getLastStableOffset(), p.getLag(), p.getGroupOffset(),
+                    p.getResumeOffset() < 0 ? "-" : String.valueOf(p.getResumeOffset()));
         }
         out.println();
         for (PartitionAudit p : r.getPartitions()) {
-            if (!p.getMissingOffsets().isEmpty()) {
-                List<Long> m = p.getMissingOffsets();
-                out.printf("Missing from %s-%d: %s%n", p.getTopic(), p.getPartition(), m.size() > 20 ? m.subList(0, 20) + " ..." : m);
+            String tp = p.getTopic() + "-" + p.getPartition();
+            if (p.getMissing() > 0) {
+                out.printf("Missing from %s: %d committed records Kafka holds, at %s%n", tp, p.getMissing(), p.missing().describe(EXAMPLES));
+            }
+            ArchivedNotInLog n = p.notInLog();
+            if (n.aborted().count() > 0) {
+                out.printf("Archived but not in Kafka, %s: %d records of ABORTED transactions, at %s%n",
+                        tp, n.aborted().count(), n.aborted().describe(EXAMPLES));
+            }
+            if (n.open().count() > 0) {
+                out.printf("Archived but not in Kafka, %s: %d records of transactions still open (at or after the last stable offset %d), at %s%n",
+                        tp, n.open().count(), p.getLastStableOffset(), n.open().describe(EXAMPLES));
+            }
+            if (n.absent().count() > 0) {
+                out.printf("Archived but not in Kafka, %s: %d records at offsets where Kafka holds no record (never existed, or"
+                        + " another topic's data), at %s%n", tp, n.absent().count(), n.absent().describe(EXAMPLES));
+            }
+            if (n.compacted() > 0) {
+                out.printf("Compacted since archived, %s: %d archived records that compaction has since removed from Kafka (kept as history, not a finding)%n",
+                        tp, n.compacted());
+            }
+            if (p.getBeforeLogStart() > 0) {
+                out.printf("Before the log start, %s: %d archived records Kafka has deleted by retention (not compared)%n", tp, p.getBeforeLogStart());
             }
         }
         for (PartitionAudit p : r.getPartitions()) {
@@ -111,13 +145,13 @@ final class AuditCommand implements Callable<Integer> {
         r.getLeftovers().forEach(f -> out.println("  " + f));
         out.printf("In progress (younger than the orphan age): %d%n", r.getInProgressUploads());
         if (r.isClean()) {
-            out.println("Verdict: CLEAN. Every record Kafka holds between the first and last archived offset of each"
-                    + " partition is archived exactly once, and nothing is left orphaned.");
+            out.println("Verdict: CLEAN. Every record a read_committed consumer reads between the first and last archived offset of"
+                    + " each partition is archived exactly once, the archive holds nothing else, and nothing is left orphaned.");
         } else {
-            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d beyond the position records, %d orphaned uploads, %d leftover objects."
-                            + " Run `cleanup` for orphans; see README (Audit) for gaps and duplicates.%n",
-                    r.getMissingOffsets(), r.getDuplicatedOffsets(), r.getOffsetsBeyondPosition(), r.getOrphanedUploads().size(),
-                    r.getLeftovers().size());
+            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d archived but not in Kafka, %d beyond the position records,"
+                            + " %d orphaned uploads, %d leftover objects. Run `cleanup` for orphans; see docs/audit.md for the others.%n",
+                    r.getMissing(), r.getDuplicatedOffsets(), r.getArchivedNotInKafka(), r.getOffsetsBeyondPosition(),
+                    r.getOrphanedUploads().size(), r.getLeftovers().size());
         }
     }
 }

@@ -37,6 +37,8 @@ public final class EmbeddedKafka implements AutoCloseable {
                         // retention would silently move the log start past records not yet archived
                         .setConfigProp("log.retention.ms", "-1")
                         .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                        // compacted topics get cleaned within seconds, not after the default 15 s pauses
+                        .setConfigProp("log.cleaner.backoff.ms", "1000")
                         .setConfigProp("offsets.topic.replication.factor", "1")
                         .setConfigProp("offsets.topic.num.partitions", "4")
                         .setConfigProp("transaction.state.log.replication.factor", "1")

@@ -129,7 +129,8 @@ public final class ArchiveLease implements Serializable {
         if (n == null || !n.hasNonNull("owner")) {
             throw new IOException("Unreadable archive lease " + path + ": remove it if no archiver job runs on " + root);
         }
-        return Optional.of(new Holder(n.path("owner").asText(), n.path("job").asText(), n.path("host").asText(), n.path("renewed_at").asLong()));
+        return Optional.of(new Holder(n.path("owner").asText(), n.path("job").asText(), n.path("host").asText(),
+                n.path("renewed_at").asLong(), n.path("timeout_ms").asLong(timeoutMillis)));
     }
 
     private static String host() {
@@ -140,18 +141,37 @@ public final class ArchiveLease implements Serializable {
         }
     }
 
+    /**
+     * The run holding the lease if it renewed it within its timeout (a live job), as text naming it; empty
+     * when the lease is free or expired. Does not wait.
+     */
+    public Optional<String> liveHolder() throws IOException {
+        return read().filter(h -> !h.owner.equals(runId) && System.currentTimeMillis() - h.renewedAt < h.timeoutMillis)
+                .map(h -> "run " + h.owner + " of '" + h.job + "' on " + h.host);
+    }
+
+    /** Gives the lease up if this run holds it, so that the next job need not wait for it to expire. */
+    public void release() throws IOException {
+        Optional<Holder> current = read();
+        if (current.isPresent() && current.get().owner.equals(runId)) {
+            path().getFileSystem().delete(path(), false);
+        }
+    }
+
     /** Who holds the lease, as read from the lease object. */
     private static final class Holder {
         final String owner;
         final String job;
         final String host;
         final long renewedAt;
+        final long timeoutMillis;
 
-        Holder(String owner, String job, String host, long renewedAt) {
+        Holder(String owner, String job, String host, long renewedAt, long timeoutMillis) {
             this.owner = owner;
             this.job = job;
             this.host = host;
             this.renewedAt = renewedAt;
+            this.timeoutMillis = timeoutMillis;
         }
     }
 

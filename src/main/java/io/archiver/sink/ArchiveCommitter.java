@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -86,7 +85,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             metrics.committed(s, bytes);
         }
         metrics.commitDuration((System.nanoTime() - start) / 1_000_000);
-        logEnds.refresh(metrics.partitions(), metrics::logEnds);
+        logEnds.refresh(metrics.archivedEnds(), metrics::lags);
     }
 
     /** Writes the position record of every partition with pending files in these requests. */
@@ -259,7 +258,8 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     /**
      * Commit metrics: per job files, bytes and records committed, commit duration; per partition the last
-     * archived offset and the archive lag (Kafka's log end minus the next offset to archive).
+     * archived offset and the archive lag ({@link LogEndProbe}: from the first committed record not archived
+     * to the last stable offset, 0 behind a trailing transaction marker).
      */
     private static final class CommitMetrics {
         private final MetricGroup group;
@@ -286,21 +286,24 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
                 PartitionGauges gauges = new PartitionGauges();
                 MetricGroup g = group.addGroup("topic", tp.topic()).addGroup("partition", String.valueOf(tp.partition()));
                 g.gauge("lastArchivedOffset", () -> gauges.lastArchived);
-                g.gauge("archiveLag", () -> gauges.logEnd < 0 ? -1 : Math.max(0, gauges.logEnd - gauges.lastArchived - 1));
+                g.gauge("archiveLag", () -> gauges.lag);
                 return gauges;
             });
             p.lastArchived = Math.max(p.lastArchived, s.lastOffset());
         }
 
-        Set<TopicPartition> partitions() {
-            return partitions.keySet();
+        /** Per partition, the offset after its last archived record. */
+        Map<TopicPartition, Long> archivedEnds() {
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            partitions.forEach((tp, p) -> ends.put(tp, p.lastArchived + 1));
+            return ends;
         }
 
-        void logEnds(Map<TopicPartition, Long> ends) {
-            ends.forEach((tp, end) -> {
+        void lags(Map<TopicPartition, Long> lags) {
+            lags.forEach((tp, lag) -> {
                 PartitionGauges p = partitions.get(tp);
                 if (p != null) {
-                    p.logEnd = end;
+                    p.lag = lag;
                 }
             });
         }
@@ -313,6 +316,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     /** What the gauges of one partition read. */
     private static final class PartitionGauges {
         volatile long lastArchived = -1;
-        volatile long logEnd = -1;
+        /** Offsets from the first committed record not archived to the last stable offset; -1 until measured. */
+        volatile long lag = -1;
     }
 }

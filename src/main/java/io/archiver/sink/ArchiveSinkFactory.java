@@ -13,8 +13,6 @@ import io.archiver.record.PayloadFormats;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 
-import java.util.Properties;
-
 import static io.archiver.config.ArchiverOptions.*;
 
 /**
@@ -28,35 +26,36 @@ public final class ArchiveSinkFactory {
 
     /** The archive sink under {@code sink.path}, keeping the archive's position records. */
     public static ArchiveSink archive(ArchiverConfig config, ArchiveLease lease) {
-        ArchiveFormat format = config.get(SINK_FORMAT);
-        JsonCompression jsonCompression = config.get(SINK_JSONL_COMPRESSION);
-        PayloadFormats formats = PayloadFormats.of(config);
-        BulkWriter.Factory<ArchiveRecord> writer =
-                format == ArchiveFormat.PARQUET
-                        ? new EnvelopeParquetWriterFactory(
-                                new EnvelopeParquetBuilder(
-                                        formats,
-                                        config.get(SINK_PARQUET_COMPRESSION),
-                                        config.get(SINK_PARQUET_ZSTD_LEVEL),
-                                        config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
-                                        (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
-                        : new JsonLinesWriterFactory(formats, jsonCompression,
-                                jsonCompression == JsonCompression.ZSTD ? config.get(SINK_JSONL_ZSTD_LEVEL) : config.get(SINK_JSONL_GZIP_LEVEL));
+        BulkWriter.Factory<ArchiveRecord> writer = writerFactory(config);
         TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
         OpenFileMemory memory = new OpenFileMemory(
                 config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), 2 * EnvelopeParquetWriterFactory.OPEN_FILE_HEAP);
         StatsTrackingWriterFactory tracking = new StatsTrackingWriterFactory(writer, time, memory);
         FileSinkInContext<ArchiveRecord> files =
-                build(config, config.sinkPath(), tracking, time, ArchiveLayout.suffix(format, jsonCompression), memory);
+                build(config, config.sinkPath(), tracking, time, suffix(config), memory);
         return new ArchiveSink(files, tracking, new PositionStore(config.sinkPath()), lease, config.get(MODE) == Mode.BATCH,
-                new LogEndProbe(kafkaClient(config)), config.get(SINK_COMMIT_THREADS));
+                new LogEndProbe(config.kafkaClientProperties()), config.get(SINK_COMMIT_THREADS));
     }
 
-    /** Client properties of the source (bootstrap servers and {@code kafka.properties.*}), for admin requests. */
-    private static Properties kafkaClient(ArchiverConfig config) {
-        Properties client = config.kafkaProperties();
-        client.setProperty("bootstrap.servers", config.get(KAFKA_BOOTSTRAP_SERVERS));
-        return client;
+    /** The writer of archive files in the configured format, compression and payload formats. */
+    public static BulkWriter.Factory<ArchiveRecord> writerFactory(ArchiverConfig config) {
+        JsonCompression jsonCompression = config.get(SINK_JSONL_COMPRESSION);
+        PayloadFormats formats = PayloadFormats.of(config);
+        return config.get(SINK_FORMAT) == ArchiveFormat.PARQUET
+                ? new EnvelopeParquetWriterFactory(
+                        new EnvelopeParquetBuilder(
+                                formats,
+                                config.get(SINK_PARQUET_COMPRESSION),
+                                config.get(SINK_PARQUET_ZSTD_LEVEL),
+                                config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
+                                (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes()))
+                : new JsonLinesWriterFactory(formats, jsonCompression,
+                        jsonCompression == JsonCompression.ZSTD ? config.get(SINK_JSONL_ZSTD_LEVEL) : config.get(SINK_JSONL_GZIP_LEVEL));
+    }
+
+    /** The file name suffix of the configured format and compression. */
+    public static String suffix(ArchiverConfig config) {
+        return ArchiveLayout.suffix(config.get(SINK_FORMAT), config.get(SINK_JSONL_COMPRESSION));
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

@@ -1,5 +1,8 @@
 package io.archiver.sink;
 
+import io.archiver.audit.LogScanner;
+import io.archiver.position.PositionStore;
+
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -10,31 +13,39 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
- * Asks Kafka for the log end offsets of the partitions a committer archives, so that the archive lag
- * (records behind the log end) can be exported. A commit only starts the ListOffsets request, it never waits
- * for it: the lag is monitoring, and a slow broker must not stall the task thread that commits. At most one
- * request is in flight; a refresh asked for meanwhile runs when it ends, so the log ends after the last commit
- * are always read. A failure only leaves the lag at its previous value.
+ * Measures the archive lag of the partitions a committer archives: from the first committed record not
+ * archived yet to the last stable offset, where a read_committed reader stops. A commit only starts the
+ * ListOffsets request, it never waits for it: the lag is monitoring, and a slow broker must not stall the task
+ * thread that commits. At most one request is in flight; a refresh asked for meanwhile runs when it ends, so
+ * the offsets after the last commit are always read. A failure only leaves the lag at its previous value.
+ *
+ * <p>Offsets after the last archived record need not hold records: a commit marker follows every
+ * transaction, aborted records are skipped. Where the distance to the last stable offset is short (at most
+ * {@value #TAIL_CHECK} offsets), a read_committed scan from the archived end finds the first record there;
+ * none means lag 0, not 1 forever behind the last marker. Longer distances are reported as they are.
  */
 final class LogEndProbe implements Serializable, AutoCloseable {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(LogEndProbe.class);
     private static final int TIMEOUT_MS = 5_000;
+    static final long TAIL_CHECK = 10_000;
 
     private final Properties client;
     private transient Admin admin;
-    private transient List<TopicPartition> partitions;
-    private transient Consumer<Map<TopicPartition, Long>> onEnds;
+    private transient LogScanner tails;
+    private transient ExecutorService tailChecks;
+    private transient Map<TopicPartition, Long> archivedEnds;
+    private transient Consumer<Map<TopicPartition, Long>> onLags;
     private transient boolean inFlight;
     private transient boolean again;
     private transient boolean closed;
@@ -44,10 +55,13 @@ final class LogEndProbe implements Serializable, AutoCloseable {
         this.client = client;
     }
 
-    /** Reads the log ends of {@code partitions} in the background and hands them to {@code onEnds}. */
-    synchronized void refresh(Collection<TopicPartition> partitions, Consumer<Map<TopicPartition, Long>> onEnds) {
-        this.partitions = new ArrayList<>(partitions);
-        this.onEnds = onEnds;
+    /**
+     * Measures in the background the lag of the partitions of {@code archivedEnds} (each the offset after its
+     * last archived record) and hands it to {@code onLags}.
+     */
+    synchronized void refresh(Map<TopicPartition, Long> archivedEnds, Consumer<Map<TopicPartition, Long>> onLags) {
+        this.archivedEnds = new HashMap<>(archivedEnds);
+        this.onLags = onLags;
         if (inFlight) {
             again = true;
         } else if (!closed) {
@@ -59,30 +73,81 @@ final class LogEndProbe implements Serializable, AutoCloseable {
     /** Starts one request; called with the lock held. */
     private void request() {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-        Consumer<Map<TopicPartition, Long>> target = onEnds;
+        archivedEnds.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, Long> archived = archivedEnds;
+        Consumer<Map<TopicPartition, Long>> target = onLags;
         try {
             if (admin == null) {
                 admin = Admin.create(client);
+                tailChecks = Executors.newSingleThreadExecutor(PositionStore.daemon("archive-lag-tails"));
             }
             ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs(TIMEOUT_MS);
             admin.listOffsets(latest, options).all().whenComplete((infos, error) -> {
-                try {
-                    if (error != null) {
-                        LOG.warn("Cannot read Kafka's log end offsets for the archive lag metric: {}", error.toString());
-                    } else {
-                        Map<TopicPartition, Long> ends = new HashMap<>();
-                        infos.forEach((tp, info) -> ends.put(tp, info.offset()));
-                        target.accept(ends);
+                if (error != null) {
+                    if (!isClosed()) {
+                        LOG.warn("Cannot read Kafka's last stable offsets for the archive lag metric: {}", error.toString());
                     }
-                } finally {
+                    finished();
+                    return;
+                }
+                Map<TopicPartition, Long> stable = new HashMap<>();
+                infos.forEach((tp, info) -> stable.put(tp, info.offset()));
+                // off the admin client's network thread: the tail scan polls a consumer
+                try {
+                    tailChecks.execute(() -> {
+                        try {
+                            target.accept(lags(archived, stable));
+                        } catch (RuntimeException e) {
+                            LOG.warn("Cannot measure the archive lag: {}", e.toString());
+                        } finally {
+                            finished();
+                        }
+                    });
+                } catch (RejectedExecutionException closing) {
                     finished();
                 }
             });
         } catch (RuntimeException e) {
-            LOG.warn("Cannot read Kafka's log end offsets for the archive lag metric: {}", e.toString());
+            LOG.warn("Cannot read Kafka's last stable offsets for the archive lag metric: {}", e.toString());
             inFlight = false;
         }
+    }
+
+    /** Per partition: 0 when archived up to the last stable offset, else from the first unarchived record to it. */
+    private Map<TopicPartition, Long> lags(Map<TopicPartition, Long> archived, Map<TopicPartition, Long> stable) {
+        Map<TopicPartition, Long> lags = new HashMap<>();
+        Map<TopicPartition, LogScanner.Range> tailsToRead = new HashMap<>();
+        stable.forEach((tp, lso) -> {
+            long end = archived.get(tp);
+            long distance = lso - end;
+            if (distance <= 0) {
+                lags.put(tp, 0L);
+            } else if (distance > TAIL_CHECK) {
+                lags.put(tp, distance);
+            } else {
+                lags.put(tp, distance);
+                tailsToRead.put(tp, new LogScanner.Range(end, end, lso));
+            }
+        });
+        if (!tailsToRead.isEmpty()) {
+            if (tails == null) {
+                tails = new LogScanner(client, IsolationLevel.READ_COMMITTED, Duration.ofMillis(TIMEOUT_MS));
+            }
+            tails.scan(tailsToRead, new LogScanner.Visitor() {
+                @Override
+                public void record(TopicPartition tp, long offset) {}
+
+                @Override
+                public void done(TopicPartition tp, long firstBeyond) {
+                    lags.put(tp, firstBeyond < 0 ? 0 : stable.get(tp) - firstBeyond);
+                }
+            }, line -> {});
+        }
+        return lags;
+    }
+
+    private synchronized boolean isClosed() {
+        return closed;
     }
 
     private synchronized void finished() {
@@ -103,6 +168,13 @@ final class LogEndProbe implements Serializable, AutoCloseable {
         }
         if (toClose != null) {
             toClose.close(Duration.ofMillis(TIMEOUT_MS));
+            // the tail scanner's consumer belongs to the thread that uses it
+            tailChecks.execute(() -> {
+                if (tails != null) {
+                    tails.close();
+                }
+            });
+            tailChecks.shutdown();
         }
     }
 }

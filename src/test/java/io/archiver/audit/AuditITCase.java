@@ -1,20 +1,20 @@
 package io.archiver.audit;
 
-import io.archiver.cli.ArchiverCli;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.ArchiveDamage;
+import io.archiver.testutils.Cli;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.PositionProbe;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -23,10 +23,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,13 +42,13 @@ class AuditITCase {
     void cleanArchiveIsReportedCleanInFastAndDeepMode() throws Exception {
         ArchiverConfig config = backfill("audit-clean", 4_000, Map.of());
         for (String mode : new String[] {"--deep", "--orphan-age=PT1H"}) {
-            Result r = cli(config, "audit", mode);
-            System.out.println(r.out);
-            assertThat(r.code).as(r.out).isZero();
-            assertThat(r.out).contains("Verdict: CLEAN").contains(topic(config) + "-3");
+            Cli.Result r = Cli.run(config, "audit", mode);
+            System.out.println(r.out());
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("Verdict: CLEAN").contains(topic(config) + "-3");
         }
-        Result json = cli(config, "audit", "--json");
-        assertThat(json.out).contains("\"clean\" : true").contains("\"records\" : 1000");
+        Cli.Result json = Cli.run(config, "audit", "--json");
+        assertThat(json.out()).contains("\"clean\" : true").contains("\"records\" : 1000");
     }
 
     @Test
@@ -81,28 +78,116 @@ class AuditITCase {
 
         VerificationReport archive = stack.verifier(PayloadFormats.of(config)).verify(config.sinkPath());
         assertThat(archive.partition(topic, 0).holes()).as("commit markers leave offsets without records").isNotEmpty();
-        Result r = cli(config, "audit", "--deep");
-        assertThat(r.code).as(r.out).isZero();
-        assertThat(r.out).contains("Verdict: CLEAN");
+        Cli.Result r = Cli.run(config, "audit", "--deep");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("Verdict: CLEAN");
+    }
+
+    @Test
+    void archivedRecordsOfAbortedTransactionsAreFindingsInFastAndDeepMode() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("audit-aborted");
+        stack.kafka().createTopic(topic, 1);
+        // transactions of 2,000 records, every second one aborted; row groups of 64 kb in files rolled at
+        // 16 kb make files of a few hundred records, many of them inside one transaction: dense by their
+        // footer although every record of them is aborted
+        List<io.archiver.record.ArchiveRecord> committed =
+                TestRecords.produceTransactions(stack.kafka().bootstrapServers(), topic, 1, 0, 12_000, 2_000, 2);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("kafka.properties.isolation.level", "read_uncommitted");
+        settings.put("sink.parquet.row-group-size", "64kb");
+        settings.put("sink.roll.max-part-size", "16kb");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("aborted").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        java.util.Set<Long> committedOffsets = new java.util.HashSet<>();
+        committed.forEach(r -> committedOffsets.add(r.getOffset()));
+        assertThat(denseFileWithAnOffsetNotIn(config, committedOffsets)).as("a dense file of aborted records").isTrue();
+
+        for (String mode : new String[] {"--deep", "--orphan-age=PT1H"}) {
+            Cli.Result r = Cli.run(config, "audit", mode);
+            assertThat(r.code()).as(r.out()).isEqualTo(1);
+            assertThat(r.out()).contains("Archived but not in Kafka, " + topic + "-0: 6000 records of ABORTED transactions, at ")
+                    .contains("Verdict: FINDINGS. 0 missing, 0 duplicated, 6000 archived but not in Kafka");
+        }
+        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", false);
+        PartitionAudit p = report.getPartitions().get(0);
+        assertThat(p.getAbortedRecords()).isEqualTo(6_000);
+        assertThat(p.getAbortedRanges()).as("one run per aborted transaction").hasSize(3);
+        assertThat(p.getMissing()).isZero();
+        Cli.Result json = Cli.run(config, "audit", "--json");
+        assertThat(json.out()).contains("\"abortedRecords\" : 6000").contains("\"clean\" : false");
+    }
+
+    @Test
+    void committedArchiveOfATransactionalTopicIsCleanWithoutLagBehindItsLastMarker() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("audit-committed");
+        stack.kafka().createTopic(topic, 3);
+        TestRecords.produce(stack.kafka().bootstrapServers(), topic, 3, 0, 600);
+        TestRecords.produceTransactions(stack.kafka().bootstrapServers(), topic, 3, 600, 3_000, 300, 3);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("committed").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+
+        Cli.Result r = Cli.run(config, "audit");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("Verdict: CLEAN");
+        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", false);
+        for (PartitionAudit p : report.getPartitions()) {
+            assertThat(p.getLag()).as("lag of %s-%d, archived up to %d, stable at %d", topic, p.getPartition(), p.getLastOffset(),
+                    p.getLastStableOffset()).isZero();
+            assertThat(p.getLastStableOffset()).as("a commit marker follows the last record").isGreaterThan(p.getLastOffset() + 1);
+        }
+    }
+
+    @Test
+    void recordsCompactedAwayAfterArchivingAreHistoryNotFindings() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("audit-compacted");
+        try (org.apache.kafka.clients.admin.Admin admin = stack.kafka().admin()) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1).configs(Map.of(
+                    "cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01",
+                    "min.compaction.lag.ms", "0", "delete.retention.ms", "100")))).all().get(30, TimeUnit.SECONDS);
+        }
+        produceKeyed(topic, 0, 500, 50);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("compacted").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        // new versions of every key, in segments that roll, until the cleaner removes archived versions
+        int[] round = {1};
+        Await.until("compaction of archived records", Duration.ofMinutes(2), () -> {
+            produceKeyed(topic, 500 * round[0]++, 50, 50);
+            return KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic).stream()
+                    .filter(rec -> rec.getOffset() < 500).count() < 500;
+        });
+
+        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", true);
+        PartitionAudit p = report.getPartitions().get(0);
+        assertThat(p.getCompactedSinceArchived()).isPositive();
+        assertThat(report.isClean()).as("compacted records are history, not findings").isTrue();
+        Cli.Result r = Cli.run(config, "audit");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("Compacted since archived, " + topic + "-0: ");
     }
 
     @Test
     void deletedAndCopiedFilesAreReportedAsGapsAndDuplicates() throws Exception {
         ArchiverConfig config = backfill("audit-damaged", 4_000, Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb"));
         List<ArchiveFile> files = ArchiveScanner.committedFiles(config.sinkPath());
-        ArchiveFile victim = middleFile(files, 1);
-        ArchiveFile copied = middleFile(files, 2);
+        ArchiveFile victim = ArchiveDamage.middleFile(files, 1);
+        ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
         FileSystem fs = victim.path().getFileSystem();
-        copy(copied.path(), new Path(copied.path().getParent(), "part-copy-0-0.jsonl"));
+        ArchiveDamage.copy(copied.path(), new Path(copied.path().getParent(), "part-copy-0-0.jsonl"));
         fs.delete(victim.path(), false);
 
-        Result r = cli(config, "audit", "--deep");
-        System.out.println(r.out);
-        assertThat(r.code).as(r.out).isEqualTo(1);
-        assertThat(r.out).contains("Verdict: FINDINGS").contains("Missing from " + topic(config) + "-1");
-        AuditReport report = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.of(config)),
-                new io.archiver.audit.KafkaInspector(kafkaProps()), Duration.ofHours(1))
-                .audit(config.sinkPath(), config.topics(), "g", true);
+        Cli.Result r = Cli.run(config, "audit", "--deep");
+        System.out.println(r.out());
+        assertThat(r.code()).as(r.out()).isEqualTo(1);
+        assertThat(r.out()).contains("Verdict: FINDINGS").contains("Missing from " + topic(config) + "-1");
+        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", true);
         assertThat(report.getDuplicatedOffsets()).isEqualTo(copiedRecords(copied));
     }
 
@@ -123,14 +208,14 @@ class AuditITCase {
         job.cancel().get(1, TimeUnit.MINUTES);
         assertThat(counter.count()).as("nothing committed without a checkpoint").isZero();
 
-        Result audit = cli(config, "audit", "--orphan-age=PT0S");
-        assertThat(audit.code).as(audit.out).isEqualTo(1);
-        assertThat(audit.out).containsPattern("Orphaned multipart uploads: [1-9]");
-        Result dryRun = cli(config, "cleanup", "--orphan-age=PT0S");
-        assertThat(dryRun.out).contains("Would abort").contains("Run again with --apply");
-        Result apply = cli(config, "cleanup", "--orphan-age=PT0S", "--apply");
-        assertThat(apply.code).as(apply.out).isZero();
-        assertThat(apply.out).contains("Aborting");
+        Cli.Result audit = Cli.run(config, "audit", "--orphan-age=PT0S");
+        assertThat(audit.code()).as(audit.out()).isEqualTo(1);
+        assertThat(audit.out()).containsPattern("Orphaned multipart uploads: [1-9]");
+        Cli.Result dryRun = Cli.run(config, "cleanup", "--orphan-age=PT0S");
+        assertThat(dryRun.out()).contains("Would abort").contains("Run again with --apply");
+        Cli.Result apply = Cli.run(config, "cleanup", "--orphan-age=PT0S", "--apply");
+        assertThat(apply.code()).as(apply.out()).isZero();
+        assertThat(apply.out()).contains("Aborting");
         assertThat(stack.verifier(PayloadFormats.of(config)).verify(config.sinkPath()).incompleteUploads()).isEmpty();
     }
 
@@ -146,11 +231,11 @@ class AuditITCase {
             s.cancel();
             faults.reset();
 
-            Result audit = cli(s.config(), "audit", "--orphan-age=PT0S");
-            assertThat(audit.out).containsPattern("Commits cut short \\(completed by the next start without state, not orphans\\): [1-9]");
-            Result apply = cli(s.config(), "cleanup", "--orphan-age=PT0S", "--apply");
-            assertThat(apply.code).as(apply.out).isZero();
-            assertThat(apply.out).contains("Keeping s3://");
+            Cli.Result audit = Cli.run(s.config(), "audit", "--orphan-age=PT0S");
+            assertThat(audit.out()).containsPattern("Commits cut short \\(completed by the next start without state, not orphans\\): [1-9]");
+            Cli.Result apply = Cli.run(s.config(), "cleanup", "--orphan-age=PT0S", "--apply");
+            assertThat(apply.code()).as(apply.out()).isZero();
+            assertThat(apply.out()).contains("Keeping s3://");
 
             s.restartWithoutState(Map.of());
             s.finish();
@@ -161,6 +246,33 @@ class AuditITCase {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private static ArchiveAuditor auditor() {
+        return new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.BYTES), new KafkaInspector(kafkaProps()), Duration.ofHours(1));
+    }
+
+    /** Records {@code first..first+count-1} with {@code keys} distinct keys, one partition. */
+    private static void produceKeyed(String topic, int first, int count, int keys) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(SharedStack.get().kafka().bootstrapServers())) {
+            for (int i = first; i < first + count; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, ("key-" + i % keys).getBytes(StandardCharsets.UTF_8),
+                        ("value-" + i).getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+    }
+
+    /** True when a file whose footer says it is dense holds an offset outside {@code offsets}. */
+    private static boolean denseFileWithAnOffsetNotIn(ArchiverConfig config, java.util.Set<Long> offsets) throws Exception {
+        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
+        for (ArchiveFile f : ArchiveScanner.committedFiles(config.sinkPath())) {
+            long[] stats = reader.offsetStatistics(f.path());
+            if (stats != null && stats[1] - stats[0] + 1 == stats[2]
+                    && reader.readAll(f.path()).stream().anyMatch(r -> !offsets.contains(r.getOffset()))) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private static ArchiverConfig backfill(String name, int records, Map<String, String> overrides) throws Exception {
         SharedStack stack = SharedStack.get();
@@ -175,22 +287,6 @@ class AuditITCase {
         return config;
     }
 
-    /** A file of the partition that is neither its first nor its last, so deleting it opens a hole. */
-    private static ArchiveFile middleFile(List<ArchiveFile> files, int partition) throws Exception {
-        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
-        List<ArchiveFile> ofPartition = new ArrayList<>();
-        Map<ArchiveFile, Long> firstOffset = new java.util.HashMap<>();
-        for (ArchiveFile f : files) {
-            if (f.partition() == partition) {
-                ofPartition.add(f);
-                firstOffset.put(f, reader.readAll(f.path()).get(0).getOffset());
-            }
-        }
-        assertThat(ofPartition).as("files of partition " + partition).hasSizeGreaterThan(2);
-        ofPartition.sort(java.util.Comparator.comparing(firstOffset::get));
-        return ofPartition.get(1);
-    }
-
     private static String topic(ArchiverConfig config) {
         return config.topics().get(0);
     }
@@ -203,35 +299,5 @@ class AuditITCase {
 
     private static long copiedRecords(ArchiveFile file) throws Exception {
         return new ArchiveFileReader(PayloadFormats.BYTES).count(file.path());
-    }
-
-    private static void copy(Path from, Path to) throws Exception {
-        FileSystem fs = from.getFileSystem();
-        try (FSDataInputStream in = fs.open(from); FSDataOutputStream out = fs.create(to, FileSystem.WriteMode.NO_OVERWRITE)) {
-            in.transferTo(out);
-        }
-    }
-
-    private static final class Result {
-        final int code;
-        final String out;
-
-        Result(int code, String out) {
-            this.code = code;
-            this.out = out;
-        }
-    }
-
-    /** Runs a CLI command in this JVM with the job's settings as -D overrides and the S3 settings as flink.*. */
-    private static Result cli(ArchiverConfig config, String... args) {
-        List<String> argv = new ArrayList<>(List.of(args));
-        config.toMap().forEach((k, v) -> argv.add("-D" + k + "=" + v));
-        SharedStack.get().s3().flinkSettings().forEach((k, v) -> argv.add("-Dflink." + k + "=" + v));
-        StringWriter out = new StringWriter();
-        CommandLine cmd = ArchiverCli.commandLine();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(out));
-        int code = cmd.execute(argv.toArray(new String[0]));
-        return new Result(code, out.toString());
     }
 }

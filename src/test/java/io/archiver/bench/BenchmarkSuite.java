@@ -30,6 +30,7 @@ public final class BenchmarkSuite {
         benchmarks.put("latency", LatencyBenchmark::run);
         benchmarks.put("recovery", RecoveryBenchmark::run);
         benchmarks.put("startup", StartupBenchmark::run);
+        benchmarks.put("audit", AuditBenchmark::run);
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         StringBuilder report = new StringBuilder();

@@ -1,0 +1,115 @@
+package io.archiver.cli;
+
+import io.archiver.audit.ArchiveFile;
+import io.archiver.audit.ArchiveScanner;
+import io.archiver.audit.AuditReport;
+import io.archiver.audit.KafkaInspector;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.position.ArchiveLease;
+import io.archiver.position.PositionStore;
+import io.archiver.repair.ArchiveRepairer;
+import io.archiver.repair.RepairPlan;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * Repairs what {@code audit} finds, in the archive a job may be writing to: archives missing records from
+ * Kafka, drops the extra copies of duplicated records and archived records no committed reader sees. Dry run
+ * unless {@code --apply}; after applying, audits again. Exit code 0: clean afterwards (or nothing to do);
+ * 1: findings remain; 2: could not repair.
+ */
+@Command(name = "repair", mixinStandardHelpOptions = true,
+        description = "Archive the records audit finds missing (while Kafka holds them) and drop duplicated and aborted records,"
+                + " next to a running job (dry run unless --apply). Exit 0 clean, 1 findings remain, 2 could not repair.")
+final class RepairCommand implements Callable<Integer> {
+
+    @Option(names = "--apply", description = "Really write and delete files (default: print the plan).")
+    boolean apply;
+
+    @Option(names = "--deep", description = "Audit by reading every archived record (default: Parquet files dense by their footer are not read).")
+    boolean deep;
+
+    @Mixin ConfigArgs config;
+
+    @Spec CommandSpec spec;
+
+    /**
+     * Takes the archive's lease unless a job renews it meanwhile (waiting at most the lease timeout, as a job
+     * that starts does): true when the repair holds the archive alone.
+     */
+    private static boolean takeLease(ArchiveLease lease, PrintWriter out) throws Exception {
+        lease.liveHolder().ifPresent(holder -> {
+            out.println("The archive's lease was renewed lately by " + holder + "; waiting up to the lease timeout to see whether it"
+                    + " is still running.");
+            out.flush();
+        });
+        try {
+            lease.acquire();
+            return true;
+        } catch (ArchiveLease.LeaseException running) {
+            return false;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            ArchiverConfig cfg = config.load(Map.of());
+            try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
+                ArchiveLease lease = new ArchiveLease(cfg.sinkPath(), "repair-" + UUID.randomUUID(), "repair", cfg.leaseTimeout());
+                boolean alone = apply ? takeLease(lease, out) : lease.liveHolder().isEmpty();
+                try {
+                    out.println(alone ? "No job writes this archive: files of the latest commits may be rewritten too."
+                            : "A job writes this archive: repairing alongside it; files of its latest commits are left alone.");
+                    // uploads younger than a day belong to the running job: not the repair's business
+                    AuditReport before = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
+                    Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).allRecords());
+                    List<ArchiveFile> files = ArchiveScanner.committedFiles(cfg.sinkPath());
+                    Map<String, Long> modified = new HashMap<>();
+                    files.forEach(f -> modified.put(f.path().toString(), f.modificationTime()));
+                    RepairPlan plan = RepairPlan.of(before, listed, modified);
+                    plan.print(out);
+                    if (plan.isEmpty()) {
+                        out.println("Nothing to repair: no missing, duplicated or aborted records.");
+                        out.flush();
+                        return before.isClean() ? 0 : AuditCommand.FINDINGS;
+                    }
+                    if (!apply) {
+                        out.println("Run again with --apply to repair.");
+                        out.flush();
+                        return AuditCommand.FINDINGS;
+                    }
+                    new ArchiveRepairer(cfg, out).apply(plan, files, alone ? lease : null);
+                } finally {
+                    if (alone && apply) {
+                        lease.release();
+                    }
+                }
+                AuditReport after = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
+                out.printf("Audit after the repair: %s (%d missing, %d duplicated, %d archived but not in Kafka)%n",
+                        after.isClean() ? "CLEAN" : "FINDINGS", after.getMissing(), after.getDuplicatedOffsets(), after.getArchivedNotInKafka());
+                out.flush();
+                return after.isClean() ? 0 : AuditCommand.FINDINGS;
+            }
+        } catch (Exception e) {
+            err.println("Could not repair: " + e.getMessage());
+            err.flush();
+            return AuditCommand.CANNOT_AUDIT;
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package io.archiver.repair;
+
+import io.archiver.audit.ArchiveFile;
+import io.archiver.audit.ArchiveFileReader;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.TimePartitioning;
+import io.archiver.position.ArchiveLease;
+import io.archiver.position.PositionRecord;
+import io.archiver.position.PositionStore;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.sink.ArchiveLayout;
+import io.archiver.sink.ArchiveSinkFactory;
+import io.archiver.source.ArchiveRecordDeserializer;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+
+import static io.archiver.config.ArchiverOptions.SINK_PART_PREFIX;
+import static io.archiver.config.ArchiverOptions.SINK_TIME_PARTITIONING;
+
+/**
+ * Carries out a {@link RepairPlan} on an archive, alongside the job that keeps archiving into it: the job only
+ * writes offsets at or after its position, and everything repaired lies before it.
+ *
+ * <ul>
+ *   <li>Missing records are read from Kafka as a committed reader reads them and written in new files, in the
+ *       configured format, into the record-time folders the job would have put them in.
+ *   <li>A file to rewrite is written anew without the records to drop, then the old file is deleted: a reader
+ *       in between may see a record twice, never not at all. A file left with nothing is deleted.
+ *   <li>New files are written under a hidden name and renamed when complete, so readers never see a partial file.
+ * </ul>
+ */
+public final class ArchiveRepairer {
+
+    private static final Duration STALL = Duration.ofSeconds(30);
+
+    private final ArchiverConfig config;
+    private final ArchiveFileReader reader;
+    private final BulkWriter.Factory<ArchiveRecord> writers;
+    private final String suffix;
+    private final PrintWriter log;
+    private long written;
+    private long dropped;
+    private int files;
+
+    public ArchiveRepairer(ArchiverConfig config, PrintWriter log) {
+        this.config = config;
+        this.reader = new ArchiveFileReader(PayloadFormats.of(config));
+        this.writers = ArchiveSinkFactory.writerFactory(config);
+        this.suffix = ArchiveSinkFactory.suffix(config);
+        this.log = log;
+    }
+
+    /**
+     * Applies {@code plan}; {@code committed}: the archive's files. With {@code lease} (held by the caller, renewed
+     * here as the repair goes on) no job writes the archive, so files the position records list may be rewritten
+     * too, and the records are updated to no longer list them; without ({@code null}) those files are left alone.
+     */
+    public void apply(RepairPlan plan, List<ArchiveFile> committed, ArchiveLease lease) throws IOException {
+        boolean exclusive = lease != null;
+        PositionStore positions = new PositionStore(config.sinkPath());
+        List<PositionRecord> records = positions.allRecords();
+        Set<String> listed = PositionStore.listedKeys(records);
+        Set<String> rewritten = new HashSet<>();
+        for (Map.Entry<String, List<long[]>> e : plan.missing().entrySet()) {
+            renew(lease);
+            archiveFromKafka(partition(e.getKey(), committed), e.getValue());
+        }
+        Map<String, Map<Long, Integer>> drops = new HashMap<>(plan.duplicateDrops());
+        for (ArchiveFile file : committed) {
+            String tp = file.topic() + "-" + file.partition();
+            List<long[]> runs = plan.notInKafka().get(tp);
+            Map<Long, Integer> copies = drops.remove(file.path().toString());
+            if (copies == null && (runs == null || !mayHold(file, runs))) {
+                continue;
+            }
+            String key = RepairPlan.key(file.path().toString());
+            if (listed.contains(key) && !exclusive) {
+                log.printf("Left alone: %s holds records to drop but the partition's latest commit lists it and a job is"
+                        + " running; repair again after the partition's next commit%n", file);
+                continue;
+            }
+            renew(lease);
+            if (rewrite(file, copies == null ? Map.of() : copies, runs == null ? List.of() : runs) && listed.contains(key)) {
+                rewritten.add(key);
+            }
+        }
+        unlist(positions, records, rewritten);
+        log.printf("Repaired: records archived from Kafka: %d, records dropped: %d, files written: %d%n", written, dropped, files);
+        log.flush();
+    }
+
+    private static void renew(ArchiveLease lease) throws IOException {
+        if (lease != null) {
+            lease.renewIfDue();
+        }
+    }
+
+    /**
+     * Position records list the files of a partition's last commit, which a start without state checks for
+     * (a missing one is an upload to complete). Rewritten files leave the list; the position stays.
+     */
+    private void unlist(PositionStore positions, List<PositionRecord> records, Set<String> rewritten) throws IOException {
+        if (rewritten.isEmpty()) {
+            return;
+        }
+        for (PositionRecord r : records) {
+            List<PositionRecord.PendingFile> keep = new ArrayList<>();
+            r.files().forEach(f -> {
+                if (!rewritten.contains(RepairPlan.key(f.path()))) {
+                    keep.add(f);
+                }
+            });
+            if (keep.size() < r.files().size()) {
+                positions.write(new PositionRecord(r.topic(), r.partition(), r.nextOffset(), r.checkpointId(), keep));
+                log.printf("Position record of %s-%d no longer lists the %d rewritten files of its last commit%n",
+                        r.topic(), r.partition(), r.files().size() - keep.size());
+            }
+        }
+    }
+
+    private static TopicPartition partition(String id, List<ArchiveFile> committed) {
+        for (ArchiveFile f : committed) {
+            if ((f.topic() + "-" + f.partition()).equals(id)) {
+                return new TopicPartition(f.topic(), f.partition());
+            }
+        }
+        throw new IllegalStateException("No archived file of " + id);
+    }
+
+    /** Reads the runs' committed records from Kafka and writes them into their record-time folders. */
+    private void archiveFromKafka(TopicPartition tp, List<long[]> runs) throws IOException {
+        Properties props = config.kafkaClientProperties();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
+        Map<String, NewFile> byFolder = new HashMap<>();
+        ArchiveRecordDeserializer deserializer = new ArchiveRecordDeserializer();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(tp));
+            for (long[] run : runs) {
+                consumer.seek(tp, run[0]);
+                long lastMove = System.nanoTime();
+                while (consumer.position(tp) <= run[1]) {
+                    long before = consumer.position(tp);
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                        if (r.offset() > run[1]) {
+                            break;
+                        }
+                        deserializer.deserialize(r, new Collector<>() {
+                            @Override
+                            public void collect(ArchiveRecord record) {
+                                String folder = config.sinkPath() + "/"
+                                        + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time);
+                                write(byFolder.computeIfAbsent(folder, NewFile::new), record);
+                            }
+
+                            @Override
+                            public void close() {}
+                        });
+                    }
+                    if (consumer.position(tp) > before) {
+                        lastMove = System.nanoTime();
+                    } else if (System.nanoTime() - lastMove > STALL.toNanos()) {
+                        throw new IOException("Reading " + tp + " from " + run[0] + " made no progress for " + STALL.toSeconds() + " s");
+                    }
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        for (NewFile f : byFolder.values()) {
+            f.close();
+            written += f.records;
+            log.printf("Archived %d records of %s from Kafka in %s%n", f.records, tp, f.target);
+        }
+    }
+
+    /** Whether the file may hold an offset of the runs (by its footer statistics, when it has them). */
+    private boolean mayHold(ArchiveFile file, List<long[]> runs) throws IOException {
+        long[] stats = reader.offsetStatistics(file.path());
+        if (stats == null) {
+            return true;
+        }
+        for (long[] run : runs) {
+            if (run[0] <= stats[1] && run[1] >= stats[0]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Writes {@code file} anew without the dropped copies and the records in {@code runs}, then deletes it.
+     * Returns false when the file holds none of them (left as it is).
+     */
+    private boolean rewrite(ArchiveFile file, Map<Long, Integer> copies, List<long[]> runs) throws IOException {
+        List<ArchiveRecord> kept = new ArrayList<>();
+        Map<Long, Integer> toDrop = new HashMap<>(copies);
+        long[] droppedHere = {0};
+        reader.read(file.path(), r -> {
+            Integer n = toDrop.get(r.getOffset());
+            if (n != null && n > 0) {
+                toDrop.put(r.getOffset(), n - 1);
+                droppedHere[0]++;
+            } else if (inRuns(r.getOffset(), runs)) {
+                droppedHere[0]++;
+            } else {
+                kept.add(r);
+            }
+        });
+        if (droppedHere[0] == 0) {
+            return false;
+        }
+        FileSystem fs = file.path().getFileSystem();
+        if (!kept.isEmpty()) {
+            NewFile replacement = new NewFile(file.path().getParent().toString());
+            for (ArchiveRecord r : kept) {
+                replacement.add(r);
+            }
+            replacement.close();
+            log.printf("Rewrote %s as %s without %d records%n", file, replacement.target, droppedHere[0]);
+        } else {
+            log.printf("Deleted %s: all its %d records were to drop%n", file, droppedHere[0]);
+        }
+        fs.delete(file.path(), false);
+        dropped += droppedHere[0];
+        return true;
+    }
+
+    private static boolean inRuns(long offset, List<long[]> runs) {
+        for (long[] run : runs) {
+            if (offset >= run[0] && offset <= run[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void write(NewFile file, ArchiveRecord record) {
+        try {
+            file.add(record);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A file being written under a hidden name in {@code folder}, renamed to its final name when closed. */
+    private final class NewFile {
+        private final Path target;
+        private final Path hidden;
+        private FSDataOutputStream out;
+        private BulkWriter<ArchiveRecord> writer;
+        private int records;
+
+        NewFile(String folder) {
+            String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + suffix;
+            this.target = new Path(folder, name);
+            this.hidden = new Path(folder, "." + name + ".inprogress");
+        }
+
+        void add(ArchiveRecord record) throws IOException {
+            if (writer == null) {
+                out = hidden.getFileSystem().create(hidden, FileSystem.WriteMode.NO_OVERWRITE);
+                writer = writers.create(out);
+            }
+            writer.addElement(record);
+            records++;
+        }
+
+        void close() throws IOException {
+            if (writer == null) {
+                return;
+            }
+            writer.finish();
+            out.close();
+            if (!hidden.getFileSystem().rename(hidden, target)) {
+                throw new IOException("Cannot rename " + hidden + " to " + target);
+            }
+            files++;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.archiver.repair;
+
+import io.archiver.audit.AuditReport;
+import io.archiver.audit.PartitionAudit;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What {@code repair} will do, derived from an audit: per partition the runs of committed records to archive
+ * from Kafka (missing), and the files to rewrite without some of their records (the extra copies of
+ * duplicated offsets, archived records of aborted transactions, records at offsets Kafka holds nothing at).
+ * Of a duplicated offset the copy in a file the partition's position record lists is kept, else the copy in
+ * the oldest file. A file the position record lists is never rewritten: a start without state checks that
+ * those files exist; such files wait for the partition's next commit and a second repair.
+ */
+public final class RepairPlan {
+
+    private final Map<String, List<long[]>> missing = new TreeMap<>();
+    private final Map<String, Map<Long, Integer>> drops = new TreeMap<>();
+    /** Runs of archived offsets no committed reader sees, per partition: dropped from whichever files hold them. */
+    private final Map<String, List<long[]>> notInKafka = new TreeMap<>();
+    private final List<String> held = new ArrayList<>();
+    private final List<String> openTransactions = new ArrayList<>();
+
+    /**
+     * {@code listedFiles}: the object keys (path without scheme and authority) the position records list;
+     * {@code modified}: each archive file's modification time.
+     */
+    public static RepairPlan of(AuditReport audit, Set<String> listedFiles, Map<String, Long> modified) {
+        RepairPlan plan = new RepairPlan();
+        for (PartitionAudit p : audit.getPartitions()) {
+            String tp = p.getTopic() + "-" + p.getPartition();
+            if (p.getMissing() > 0) {
+                plan.missing.put(tp, p.getMissingRanges());
+            }
+            if (p.getOpenTransactionRecords() > 0) {
+                plan.openTransactions.add(tp + ": " + p.getOpenTransactionRecords() + " archived records of transactions still open"
+                        + " are left (they may yet commit); audit again once they are decided");
+            }
+            p.duplicateFiles().forEach((offset, files) -> plan.dropDuplicates(offset, files, listedFiles, modified));
+            List<long[]> notInKafka = new ArrayList<>(p.getAbortedRanges());
+            notInKafka.addAll(p.getAbsentRanges());
+            if (!notInKafka.isEmpty()) {
+                plan.notInKafka.put(tp, notInKafka);
+            }
+        }
+        return plan;
+    }
+
+    private void dropDuplicates(long offset, List<String> files, Set<String> listed, Map<String, Long> modified) {
+        String keep = files.get(0);
+        for (String f : files) {
+            boolean fListed = listed.contains(key(f));
+            boolean keepListed = listed.contains(key(keep));
+            if (fListed && !keepListed
+                    || fListed == keepListed && modified.getOrDefault(f, Long.MAX_VALUE) < modified.getOrDefault(keep, Long.MAX_VALUE)) {
+                keep = f;
+            }
+        }
+        boolean kept = false;
+        for (String f : files) {
+            if (f.equals(keep) && !kept) {
+                kept = true;
+                continue;
+            }
+            if (listed.contains(key(f))) {
+                held.add(f + ": keeps a copy of offset " + offset + " (the partition's latest commit lists it)");
+                continue;
+            }
+            drops.computeIfAbsent(f, k -> new TreeMap<>()).merge(offset, 1, Integer::sum);
+        }
+    }
+
+    /** The object key of a path: what position records list. */
+    static String key(String path) {
+        return new Path(path).toUri().getPath().replaceFirst("^/", "");
+    }
+
+    /** Runs {@code [first, last]} of committed records to archive from Kafka, per {@code topic-partition}. */
+    public Map<String, List<long[]>> missing() {
+        return Collections.unmodifiableMap(missing);
+    }
+
+    /** Per file, the copies of duplicated offsets to drop. */
+    public Map<String, Map<Long, Integer>> duplicateDrops() {
+        return Collections.unmodifiableMap(drops);
+    }
+
+    /** Per {@code topic-partition}, runs of archived offsets no committed reader sees. */
+    public Map<String, List<long[]>> notInKafka() {
+        return Collections.unmodifiableMap(notInKafka);
+    }
+
+    /** What the plan leaves alone and why. */
+    public List<String> leftAlone() {
+        List<String> out = new ArrayList<>(held);
+        out.addAll(openTransactions);
+        return out;
+    }
+
+    public boolean isEmpty() {
+        return missing.isEmpty() && drops.isEmpty() && notInKafka.isEmpty();
+    }
+
+    public void print(PrintWriter out) {
+        missing.forEach((tp, runs) -> out.printf("Archive from Kafka, %s: the missing records at %s%n", tp, runs(runs)));
+        drops.forEach((file, offsets) -> out.printf("Drop from %s: the extra copies of duplicated offsets (%d)%n", file, offsets.size()));
+        notInKafka.forEach((tp, runs) -> out.printf("Drop from the files of %s: archived records no committed reader sees (%s)%n", tp, runs(runs)));
+        leftAlone().forEach(l -> out.println("Left alone: " + l));
+    }
+
+    private static String runs(List<long[]> runs) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < runs.size() && i < 10; i++) {
+            sb.append(i == 0 ? "" : ", ").append(runs.get(i)[0]).append("..").append(runs.get(i)[1]);
+        }
+        return runs.size() > 10 ? sb + ", ..." : sb.toString();
+    }
+}

@@ -1,0 +1,93 @@
+package io.archiver.audit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LogComparisonTest {
+
+    /** Log: committed records at 0..4, a commit marker at 5, aborted records 6..8 with their marker at 9, committed 10..12. */
+    private static final long[] COMMITTED = {0, 1, 2, 3, 4, 10, 11, 12};
+
+    private static LogComparison compare(long[] archived, long logStart, long firstBeyond) {
+        LogComparison c = new LogComparison(archived, logStart);
+        for (long offset : COMMITTED) {
+            if (offset >= logStart && archived.length > 0 && offset <= archived[archived.length - 1]) {
+                c.committed(offset);
+            }
+        }
+        c.end(firstBeyond);
+        return c;
+    }
+
+    @Test
+    void archiveOfTheCommittedRecordsHasNoDifferenceDespiteHoles() {
+        LogComparison c = compare(COMMITTED, 0, -1);
+        assertThat(c.missing().count()).isZero();
+        assertThat(c.notInLog()).isEmpty();
+        assertThat(c.firstUnarchived()).isEqualTo(-1);
+    }
+
+    @Test
+    void archivedAbortedRecordsAreNotInTheCommittedLog() {
+        LogComparison c = compare(new long[] {0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 12}, 0, -1);
+        assertThat(c.missing().count()).isZero();
+        assertThat(c.notInLog()).containsExactly(6, 7, 8);
+    }
+
+    @Test
+    void missingCommittedRecordsFormOneRunAcrossHolesWithoutRecords() {
+        LogComparison c = compare(new long[] {0, 1, 2, 12}, 0, -1);
+        assertThat(c.missing().count()).isEqualTo(4);
+        assertThat(c.missing().runs()).containsExactly(new long[] {3, 11});
+        assertThat(c.missing().describe(5)).isEqualTo("3..11");
+    }
+
+    @Test
+    void archivedRecordsOfTwoAbortedTransactionsAreTwoRuns() {
+        long[] log = {0, 1, 4, 5};
+        long[] archived = {0, 1, 2, 3, 4, 5, 6, 7};
+        LogComparison c = new LogComparison(archived, 0);
+        for (long offset : log) {
+            c.committed(offset);
+        }
+        c.end(-1);
+        ArchivedNotInLog n = ArchivedNotInLog.classify(
+                c.notInLog(), c.runStarts(), c.notInLog(), new KafkaPartitionState(0, 9, 9, -1), false);
+        assertThat(n.aborted().runs()).containsExactly(new long[] {2, 3}, new long[] {6, 7});
+    }
+
+    @Test
+    void archivedOffsetsAfterTheLastCommittedRecordAreNotInTheLog() {
+        LogComparison c = compare(new long[] {0, 1, 2, 3, 4, 10, 11, 12, 13, 14}, 0, -1);
+        assertThat(c.notInLog()).containsExactly(13, 14);
+    }
+
+    @Test
+    void offsetsBelowTheLogStartAreCountedNotCompared() {
+        LogComparison c = compare(new long[] {0, 1, 2, 3, 4, 10}, 3, 11);
+        assertThat(c.beforeLogStart()).isEqualTo(3);
+        assertThat(c.missing().count()).isZero();
+        assertThat(c.notInLog()).isEmpty();
+        assertThat(c.firstUnarchived()).isEqualTo(11);
+    }
+
+    @Test
+    void abortedOpenAndAbsentOffsetsAreToldApart() {
+        KafkaPartitionState kafka = new KafkaPartitionState(0, 20, 25, -1);
+        ArchivedNotInLog n = ArchivedNotInLog.classify(new long[] {6, 7, 8, 15, 21, 22, 30}, new java.util.BitSet(), new long[] {6, 7, 8}, kafka, false);
+        assertThat(n.aborted().runs()).containsExactly(new long[] {6, 8});
+        assertThat(n.absent().runs()).containsExactly(new long[] {15, 15}, new long[] {30, 30});
+        assertThat(n.open().runs()).containsExactly(new long[] {21, 22});
+        assertThat(n.findings()).isEqualTo(7);
+    }
+
+    @Test
+    void recordsCompactionRemovedAreHistoryNotFindings() {
+        KafkaPartitionState kafka = new KafkaPartitionState(0, 20, 20, -1);
+        ArchivedNotInLog n = ArchivedNotInLog.classify(new long[] {3, 4, 9}, new java.util.BitSet(), new long[] {9}, kafka, true);
+        assertThat(n.compacted()).isEqualTo(2);
+        assertThat(n.aborted().count()).isEqualTo(1);
+        assertThat(n.findings()).isEqualTo(1);
+    }
+}

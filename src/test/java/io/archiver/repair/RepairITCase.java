@@ -1,0 +1,82 @@
+package io.archiver.repair;
+
+import io.archiver.audit.ArchiveFile;
+import io.archiver.audit.ArchiveScanner;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveDamage;
+import io.archiver.testutils.Cli;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code repair} makes a damaged archive equal the committed log again, next to a running job or alone. */
+@ExtendWith(SharedStack.class)
+class RepairITCase {
+
+    @Test
+    void deletedAndCopiedFilesAreRepairedWhileTheJobKeepsArchiving() throws Exception {
+        try (FaultScenario s = FaultScenario.start("repair-live", 16_000, 2_000,
+                Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb", "parallelism", "2"))) {
+            s.awaitArchived(6_000);
+            List<ArchiveFile> files = ArchiveScanner.committedFiles(s.config().sinkPath());
+            ArchiveFile deleted = ArchiveDamage.middleFile(files, 1);
+            ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
+            ArchiveDamage.copy(copied.path(), new Path(copied.path().getParent(), "part-copy-0-0.jsonl"));
+            deleted.path().getFileSystem().delete(deleted.path(), false);
+
+            Cli.Result audit = Cli.run(s.config(), "audit");
+            assertThat(audit.code()).as(audit.out()).isEqualTo(1);
+            Cli.Result dryRun = Cli.run(s.config(), "repair");
+            assertThat(dryRun.out()).contains("A job writes this archive").contains("Archive from Kafka, " + s.topic() + "-1: the missing records at ")
+                    .contains("Drop from ").contains("Run again with --apply");
+            Cli.Result repair = Cli.run(s.config(), "repair", "--apply");
+            System.out.println(repair.out());
+            assertThat(repair.code()).as(repair.out()).isZero();
+            assertThat(repair.out()).contains("Audit after the repair: CLEAN");
+
+            s.finish();
+        }
+    }
+
+    @Test
+    void archiveOfAbortedRecordsIsRepairedToTheCommittedLogAndResumesWithoutState() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("repair-aborted");
+        stack.kafka().createTopic(topic, 2);
+        TestRecords.produceTransactions(stack.kafka().bootstrapServers(), topic, 2, 0, 4_000, 500, 2);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("kafka.properties.isolation.level", "read_uncommitted");
+        ArchiverConfig uncommitted = ArchiverConfig.of(settings);
+        JobLauncher.environment(uncommitted).executeAsync("uncommitted").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        ArchiverConfig committed = uncommitted.with(Map.of("kafka.properties.isolation.level", "read_committed"));
+
+        Cli.Result repair = Cli.run(committed, "repair", "--apply");
+        System.out.println(repair.out());
+        assertThat(repair.code()).as(repair.out()).isZero();
+        assertThat(repair.out()).contains("No job writes this archive").contains("no longer lists the")
+                .contains("Audit after the repair: CLEAN");
+        assertExactlyOnce(committed.sinkPath(), PayloadFormats.of(committed), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+
+        // a later start without state resumes after the repaired files, not before them
+        TestRecords.produceTransactions(stack.kafka().bootstrapServers(), topic, 2, 4_000, 1_000, 250, 2);
+        JobLauncher.environment(committed).executeAsync("after-repair").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        assertExactlyOnce(committed.sinkPath(), PayloadFormats.of(committed), truth);
+    }
+}
