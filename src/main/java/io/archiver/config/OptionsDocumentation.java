@@ -25,7 +25,8 @@ public final class OptionsDocumentation {
                     .append(" |\n");
         }
         sb.append("| `").append(ArchiverOptions.KAFKA_PROPERTIES_PREFIX).append("*` | | any | ")
-                .append("Kafka consumer properties, passed as they are (e.g. `kafka.properties.security.protocol: SASL_SSL`). |\n");
+                .append("Kafka consumer properties, passed as they are (e.g. `kafka.properties.security.protocol: SASL_SSL`);"
+                        + " `isolation.level` is `read_committed` unless set (`read_uncommitted` also archives aborted transactions). |\n");
         sb.append("| `").append(ArchiverOptions.FLINK_PREFIX).append("*` | | any | ")
                 .append("Flink settings of the job and of the local Flink (e.g. `flink.s3.endpoint`, `flink.state.backend.type`). |\n");
         return sb.toString();

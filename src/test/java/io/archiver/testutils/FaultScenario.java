@@ -34,10 +34,14 @@ public final class FaultScenario implements AutoCloseable {
     private JobClient job;
     private int jobsStarted;
 
-    private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
-            throws Exception {
+    private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps,
+            boolean compacted) throws Exception {
         this.topic = SharedStack.uniqueName(name);
-        stack.kafka().createTopic(topic, PARTITIONS);
+        if (compacted) {
+            CompactedTopic.create(topic, PARTITIONS);
+        } else {
+            stack.kafka().createTopic(topic, PARTITIONS);
+        }
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("checkpoint.dir", "s3://" + SharedStack.BUCKET + "/checkpoints/" + topic);
         settings.put("restart.attempts", "50");
@@ -53,14 +57,20 @@ public final class FaultScenario implements AutoCloseable {
     /** Creates the topic, starts producing {@code records} at {@code perSecond} and starts the archiver. */
     public static FaultScenario start(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER);
+        return new FaultScenario(name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+    }
+
+    /** {@link #start} on a compacted topic whose log already has compaction's holes ({@link CompactedTopic}). */
+    public static FaultScenario startCompacted(String name, int records, int perSecond, Map<String, String> overrides)
+            throws Exception {
+        return new FaultScenario(name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true);
     }
 
     /** {@link #start} with records whose timestamps follow {@code timestamps}. */
     public static FaultScenario start(
             String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
             throws Exception {
-        return new FaultScenario(name, records, perSecond, overrides, timestamps);
+        return new FaultScenario(name, records, perSecond, overrides, timestamps, false);
     }
 
     public ArchiverConfig config() {

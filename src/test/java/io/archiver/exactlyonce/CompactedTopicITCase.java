@@ -1,0 +1,29 @@
+package io.archiver.exactlyonce;
+
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedStack;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.Map;
+
+/**
+ * A compacted topic with compaction's holes and transactions (some aborted) arriving: TaskManagers killed,
+ * the job cancelled and started again without state; the archive equals what a read_committed reader reads.
+ */
+@ExtendWith(SharedStack.class)
+class CompactedTopicITCase {
+
+    @Test
+    void compactedTopicIsArchivedExactlyOnceThroughFailuresAndAStartWithoutState() throws Exception {
+        try (FaultScenario s = FaultScenario.startCompacted("compacted", 12_000, 2_000, Map.of("parallelism", "2"))) {
+            s.awaitArchived(4_000);
+            SharedStack.get().killAndReplaceTaskManagers();
+            s.awaitArchived(8_000);
+            s.cancel();
+            s.restartWithoutState(Map.of());
+            s.finish();
+        }
+    }
+}
