@@ -42,8 +42,7 @@ public final class Preflight {
 
     void checkKafka(ArchiverConfig config) {
         String servers = config.get(KAFKA_BOOTSTRAP_SERVERS);
-        Properties props = config.kafkaProperties();
-        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        Properties props = config.kafkaClientProperties();
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeout.toMillis()));
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(timeout.toMillis()));
         try (Admin admin = Admin.create(props)) {

@@ -9,45 +9,52 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.config.ConfigResource;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A compacted topic whose log already has the holes compaction leaves: records with a few keys in small
- * segments, cleaned until a committed reader sees at most {@value #KEPT_PERCENT} % of them; then compaction
- * is held off (a day's {@code min.compaction.lag.ms}) so that the records produced during a test stay, and a
- * read-back after the run is the ground truth of what the archiver could read.
+ * A compacted topic whose log already has the holes compaction leaves: batches of records with a few keys,
+ * each batch in a segment of its own (segments roll after 100 ms), until the cleaner has left a committed
+ * reader at most {@value #KEPT_PERCENT} % of them; then compaction is held off (a day's {@code
+ * min.compaction.lag.ms}) so that the records produced during a test stay, and a read-back after the run is
+ * the ground truth of what the archiver could read.
  */
 public final class CompactedTopic {
 
     static final int KEPT_PERCENT = 60;
-    private static final int PRELOADED = 4_000;
-    private static final int KEYS = 200;
+    private static final int BATCH = 200;
+    private static final int AT_LEAST = 2_000;
 
     private CompactedTopic() {}
 
-    /** Creates {@code topic}, compacted and full of holes; returns the record numbers used (start later ones after). */
-    public static int create(String topic, int partitions) throws Exception {
+    /** Creates {@code topic}, compacted and full of holes. */
+    public static void create(String topic, int partitions) throws Exception {
         SharedStack stack = SharedStack.get();
         try (Admin admin = stack.kafka().admin()) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(Map.of(
-                    "cleanup.policy", "compact", "segment.bytes", "16384", "min.cleanable.dirty.ratio", "0.01",
+                    "cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01",
                     "min.compaction.lag.ms", "0", "delete.retention.ms", "86400000")))).all().get(30, TimeUnit.SECONDS);
+            int[] produced = {0};
             try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
-                for (int i = 0; i < PRELOADED; i++) {
-                    ArchiveRecord r = TestRecords.record(topic, i % partitions, i, TestRecords.Timestamps.IN_ORDER);
-                    r.setKey(("key-" + i % KEYS).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                    producer.send(TestRecords.toProducerRecord(r));
-                }
+                // a batch per poll: the polls' spacing rolls a segment per batch, which the cleaner can compact
+                Await.until("compaction of " + topic, Duration.ofMinutes(2), () -> {
+                    for (int i = produced[0]; i < produced[0] + BATCH; i++) {
+                        ArchiveRecord r = TestRecords.record(topic, i % partitions, i, TestRecords.Timestamps.IN_ORDER);
+                        r.setKey(("key-" + i % BATCH).getBytes(StandardCharsets.UTF_8));
+                        producer.send(TestRecords.toProducerRecord(r));
+                    }
+                    producer.flush();
+                    produced[0] += BATCH;
+                    return produced[0] >= AT_LEAST
+                            && KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic).size() <= produced[0] * KEPT_PERCENT / 100;
+                });
             }
-            Await.until("compaction of " + topic, Duration.ofMinutes(2),
-                    () -> KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic).size() <= PRELOADED * KEPT_PERCENT / 100);
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(
                     new AlterConfigOp(new ConfigEntry("min.compaction.lag.ms", "86400000"), AlterConfigOp.OpType.SET))))
                     .all().get(30, TimeUnit.SECONDS);
         }
-        return PRELOADED;
     }
 }

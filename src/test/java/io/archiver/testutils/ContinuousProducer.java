@@ -34,14 +34,22 @@ public final class ContinuousProducer implements AutoCloseable {
     private final AtomicInteger committed = new AtomicInteger();
     private final AtomicInteger aborted = new AtomicInteger();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private final boolean everyRecordKeyed;
     private volatile boolean stopped;
 
     public ContinuousProducer(String bootstrap, String topic, int partitions, int total, int perSecond) {
-        this(bootstrap, topic, partitions, total, perSecond, TestRecords.Timestamps.IN_ORDER);
+        this(bootstrap, topic, partitions, total, perSecond, TestRecords.Timestamps.IN_ORDER, false);
     }
 
     public ContinuousProducer(
             String bootstrap, String topic, int partitions, int total, int perSecond, TestRecords.Timestamps timestamps) {
+        this(bootstrap, topic, partitions, total, perSecond, timestamps, false);
+    }
+
+    /** {@code everyRecordKeyed}: no null keys (a compacted topic refuses them). */
+    public ContinuousProducer(String bootstrap, String topic, int partitions, int total, int perSecond,
+            TestRecords.Timestamps timestamps, boolean everyRecordKeyed) {
+        this.everyRecordKeyed = everyRecordKeyed;
         this.thread = new Thread(() -> run(bootstrap, topic, partitions, total, perSecond, timestamps), "producer-" + topic);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -51,14 +59,18 @@ public final class ContinuousProducer implements AutoCloseable {
         int batch = Math.max(1, perSecond / 20);
         try (KafkaProducer<byte[], byte[]> plain = TestRecords.producer(bootstrap);
                 Transactions transactions = new Transactions(bootstrap, "continuous-" + topic)) {
-            for (int tick = 0; !stopped && sent.get() < total; tick++) {
+            for (int tick = 0; !stopped && failure.get() == null && sent.get() < total; tick++) {
                 long started = System.nanoTime();
                 boolean transactional = tick % 2 == 1;
                 boolean abort = transactional && (tick / 2) % ABORT_EVERY == ABORT_EVERY - 1;
                 List<ArchiveRecord> records = new ArrayList<>(batch);
                 for (int k = 0; k < batch && sent.get() < total; k++) {
                     int i = sent.getAndIncrement();
-                    records.add(TestRecords.record(topic, i % partitions, i, timestamps));
+                    ArchiveRecord r = TestRecords.record(topic, i % partitions, i, timestamps);
+                    if (everyRecordKeyed && r.getKey() == null) {
+                        r.setKey(("key-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    records.add(r);
                 }
                 if (transactional) {
                     transactions.send(records, abort);

@@ -50,7 +50,8 @@ public final class FaultScenario implements AutoCloseable {
         this.config = ArchiverConfig.of(settings);
         this.formats = PayloadFormats.of(config);
         this.counter = new ArchiveCounter(config.sinkPath(), formats);
-        this.producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps);
+        this.producer = new ContinuousProducer(
+                stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps, compacted);
         this.job = launch(config);
     }
 
