@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** Prints every configuration option as the Markdown table README carries. */
+/** Prints every configuration option as the Markdown table docs/configuration.md carries. */
 @Command(name = "options", mixinStandardHelpOptions = true, description = "Print every configuration option (Markdown).")
 final class OptionsCommand implements Runnable {
 

@@ -9,8 +9,8 @@ import java.util.List;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 /**
- * Every option of the archiver, typed, with its default and description. README's option table is
- * generated from this class ({@link OptionsDocumentation}), so the two cannot drift.
+ * Every option of the archiver, typed, with its default and description. The option table of
+ * docs/configuration.md is generated from this class ({@link OptionsDocumentation}), so the two cannot drift.
  *
  * <p>Two prefixes pass through unchanged: {@value #KAFKA_PROPERTIES_PREFIX} (any Kafka consumer property,
  * e.g. TLS or SASL settings) and {@value #FLINK_PREFIX} (any Flink setting of the job, e.g. {@code
@@ -100,7 +100,7 @@ public final class ArchiverOptions {
                     .stringType()
                     .defaultValue("latest")
                     .withDescription(
-                            "Batch mode only: where to stop. latest (the log end when the job starts) | timestamp:<epoch-ms> | "
+                            "Batch mode only: where to stop. latest (the last stable offset when the job starts: never inside an open transaction) | timestamp:<epoch-ms> | "
                                     + "offsets:<topic>:<partition>=<offset>[,...] (exclusive; partitions not listed stop at latest).");
 
     public static final ConfigOption<Boolean> RESUME_FROM_ARCHIVE =
@@ -205,10 +205,8 @@ public final class ArchiverOptions {
                     .intType()
                     .defaultValue(1)
                     .withDescription(
-                            "zstd level of Parquet files with zstd compression, 1 (fastest) to 19 (smallest). Compressing runs in the "
-                                    + "sink's task thread; in the throughput benchmark level 3 (zstd's and Parquet's own default) took 1.35 "
-                                    + "to 1.55 times the task CPU of level 1 for the same size, and on JSON order events level 1 made 4 % smaller "
-                                    + "files (README, Throughput).");
+                            "zstd level of Parquet files with zstd compression, 1 (fastest) to 19 (smallest). Raise it only "
+                                    + "when storage matters more than the sink's CPU: higher levels cost task CPU for little size.");
 
     public static final ConfigOption<MemorySize> SINK_PARQUET_ROW_GROUP_SIZE =
             key("sink.parquet.row-group-size")
@@ -239,29 +237,25 @@ public final class ArchiverOptions {
                     .enumType(JsonCompression.class)
                     .defaultValue(JsonCompression.NONE)
                     .withDescription(
-                            "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd (.jsonl.zst, "
-                                    + "read by zstd, DuckDB, Spark, Athena; in the throughput benchmark 3.5 to 9.5 times less task "
-                                    + "CPU than gzip for a 7 to 8 % larger archive, and a higher rate than no compression: README, "
-                                    + "Throughput). Compressing runs in the sink's task thread.");
+                            "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd "
+                                    + "(.jsonl.zst, read by zstd, DuckDB, Spark, Athena; far cheaper in CPU than gzip). Compressing runs "
+                                    + "in the sink's task thread.");
 
     public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
             key("sink.jsonl.gzip-level")
                     .intType()
                     .defaultValue(6)
                     .withDescription(
-                            "Deflate level of gzip JSON Lines, 1 (fastest) to 9 (smallest); 6 is gzip's own default. Compressing runs in "
-                                    + "the sink's task thread: level 1 writes faster for somewhat larger files (README, Throughput).");
+                            "Deflate level of gzip JSON Lines, 1 (fastest) to 9 (smallest); 6 is gzip's own default. Lower it "
+                                    + "when the sink's CPU limits the rate.");
 
     public static final ConfigOption<Integer> SINK_JSONL_ZSTD_LEVEL =
             key("sink.jsonl.zstd-level")
                     .intType()
                     .defaultValue(1)
                     .withDescription(
-                            "zstd level of zstd JSON Lines, 1 (fastest) to 19 (smallest). Compressing runs in the sink's task thread; "
-                                    + "in the throughput benchmark level 3 (zstd's own default) took 2.7 times the task CPU of level 1 for a 2 % "
-                                    + "smaller archive (README, Throughput). Every open part file holds a compression context outside the heap, about "
-                                    + "0.5 MB at level 1 and 1.2 MB at level 3 (the window is 128 KiB): count one open file per partition and "
-                                    + "time folder written between checkpoints.");
+                            "zstd level of zstd JSON Lines, 1 (fastest) to 19 (smallest). Every open part file holds a "
+                                    + "compression context outside the heap, larger at higher levels.");
 
     public static final ConfigOption<MemorySize> SINK_ROLL_MAX_PART_SIZE =
             key("sink.roll.max-part-size")
@@ -297,10 +291,8 @@ public final class ArchiverOptions {
                     .intType()
                     .defaultValue(8)
                     .withDescription(
-                            "S3 requests one committer runs at once when a checkpoint completes: each committed file's position "
-                                    + "record and the completion of its upload. The commit runs in the task thread, so with many "
-                                    + "partitions and a distant S3 endpoint it holds up writing (files × 2 round trips / this) "
-                                    + "(README, Latency and checkpoint cost).");
+                            "S3 requests one committer runs at once when a checkpoint completes (position records, upload "
+                                    + "completions). Raise it for many partitions and a distant S3 endpoint.");
 
     public static final ConfigOption<Duration> SINK_BUCKET_CHECK_INTERVAL =
             key("sink.bucket-check-interval")

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** Renders {@link ArchiverOptions} as the Markdown table README carries (and the 'options' command prints). */
+/** Renders {@link ArchiverOptions} as the Markdown table docs/configuration.md carries (and the 'options' command prints). */
 public final class OptionsDocumentation {
 
     private OptionsDocumentation() {}

@@ -71,7 +71,7 @@ public final class AuditBenchmark {
             JobLauncher.initializeFileSystems(fs);
             String bootstrap = kafka.bootstrapServers();
             long setup = System.nanoTime();
-            produceTransactional(bootstrap, "transactional", records / 2);
+            produceTransactional(kafka, "transactional", records / 2);
             produceCompacted(kafka, "compacted", records / 2);
             List<String> topics = List.of("transactional", "compacted");
             Map<String, String> settings = BenchSettings.archiver(bootstrap, String.join(",", topics), "audit", s3.flinkSettings());
@@ -106,7 +106,9 @@ public final class AuditBenchmark {
         }
     }
 
-    private static void produceTransactional(String bootstrap, String topic, long count) throws Exception {
+    private static void produceTransactional(EmbeddedKafka kafka, String topic, long count) throws Exception {
+        kafka.createTopic(topic, PARTITIONS);
+        String bootstrap = kafka.bootstrapServers();
         Random random = new Random(7);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
