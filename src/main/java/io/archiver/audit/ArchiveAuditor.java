@@ -3,12 +3,12 @@ package io.archiver.audit;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import org.apache.kafka.common.IsolationLevel;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -25,8 +25,8 @@ import java.util.stream.LongStream;
  * (missing), offsets archived more than once (duplicates), and archived records no committed reader sees
  * (aborted or still open transactions, offsets Kafka holds nothing at). Offsets without records for a
  * committed reader (transaction markers, aborted records, compaction) are holes, not gaps. Each partition's
- * log is read once, sequentially, over the archived range ({@link LogScanner}); the raw log is read only
- * where archived offsets need a cause. Around it: lag up to the last stable offset, the resume position of
+ * log is read once, sequentially, over the archived range, while the archive itself is read
+ * ({@link CommittedLogComparer}); the raw log is read only where archived offsets need a cause. Around it: lag up to the last stable offset, the resume position of
  * the position record (archived offsets beyond it are not covered by committed state), orphaned multipart
  * uploads (uploads of commits cut short, which a start without state completes, are not orphans) and leftover
  * temporary objects.
@@ -51,9 +51,9 @@ public final class ArchiveAuditor {
     /** {@link #audit(String, List, String, boolean)}, telling {@code progress} how far it got on long audits. */
     public AuditReport audit(String root, List<String> topics, String groupId, boolean deep, Consumer<String> progress)
             throws Exception {
-        progress.accept("Reading the archive under " + root + (deep ? " (every record)" : ""));
-        VerificationReport archive = verifier.verify(root, deep);
-        // Read after the listing: a record is written before its files become visible, so it is never older.
+        ArchiveListing listing = ArchiveScanner.scan(root);
+        // Read after the listing: a position record is written before its files become visible, so it is never
+        // older than them, and every listed record lies below the last stable offsets read now.
         PositionStore store = new PositionStore(root);
         List<PositionRecord> records = store.allRecords();
         Map<TopicPartition, PositionRecord> positions = new HashMap<>();
@@ -62,6 +62,17 @@ public final class ArchiveAuditor {
         List<TopicPartition> known = kafka.partitions(topics);
         Map<TopicPartition, KafkaPartitionState> state = kafka.state(known, groupId);
         Set<String> compacted = kafka.compacted(topics);
+        progress.accept(String.format("Reading %d archive files under %s%s and the committed log of %d partitions of Kafka",
+                listing.committed().size(), root, deep ? " (every record)" : "", known.size()));
+        CommittedLogComparer comparer = new CommittedLogComparer(kafka, state, progress);
+        VerificationReport archive;
+        try {
+            archive = verifier.verify(root, listing, deep, comparer::submit);
+        } catch (IOException | RuntimeException e) {
+            comparer.abort();
+            throw e;
+        }
+        Map<TopicPartition, LogComparison> comparisons = comparer.finish();
         List<TopicPartition> partitions = new ArrayList<>(known);
         for (PartitionReport p : archive.partitions().values()) {
             TopicPartition tp = new TopicPartition(p.topic(), p.partition());
@@ -71,7 +82,6 @@ public final class ArchiveAuditor {
         }
         partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparing(TopicPartition::partition));
 
-        Map<TopicPartition, LogComparison> comparisons = compareWithCommittedLog(archive, state, progress);
         Map<TopicPartition, long[]> inRawLog = readRawLogAt(comparisons, state, progress);
         List<PartitionAudit> audits = new ArrayList<>();
         for (TopicPartition tp : partitions) {
@@ -111,43 +121,6 @@ public final class ArchiveAuditor {
             }
         }
         return new AuditReport(root, deep, audits, leftovers, stale, recent, cutShort);
-    }
-
-    /**
-     * Reads each partition's committed log once, from the first archived offset (or the log start) up to the
-     * first committed record after the last archived one, all partitions at once, comparing as it goes.
-     */
-    private Map<TopicPartition, LogComparison> compareWithCommittedLog(
-            VerificationReport archive, Map<TopicPartition, KafkaPartitionState> state, Consumer<String> progress) {
-        Map<TopicPartition, LogComparison> comparisons = new HashMap<>();
-        Map<TopicPartition, LogScanner.Range> ranges = new HashMap<>();
-        long offsets = 0;
-        for (Map.Entry<TopicPartition, KafkaPartitionState> e : state.entrySet()) {
-            TopicPartition tp = e.getKey();
-            KafkaPartitionState k = e.getValue();
-            PartitionReport p = archive.partition(tp.topic(), tp.partition());
-            long[] archived = p == null ? new long[0] : p.offsets();
-            comparisons.put(tp, new LogComparison(archived, k.logStart()));
-            long from = archived.length == 0 ? k.logStart() : Math.max(archived[0], k.logStart());
-            long stopAt = archived.length == 0 ? from : archived[archived.length - 1] + 1;
-            ranges.put(tp, new LogScanner.Range(from, stopAt, k.lastStable()));
-            offsets += Math.max(0, Math.min(stopAt, k.lastStable()) - from);
-        }
-        progress.accept(String.format("Reading Kafka's committed log of %d partitions (%,d offsets)", ranges.size(), offsets));
-        try (LogScanner scanner = kafka.scanner(IsolationLevel.READ_COMMITTED)) {
-            scanner.scan(ranges, new LogScanner.Visitor() {
-                @Override
-                public void record(TopicPartition tp, long offset) {
-                    comparisons.get(tp).committed(offset);
-                }
-
-                @Override
-                public void done(TopicPartition tp, long firstBeyond) {
-                    comparisons.get(tp).end(firstBeyond);
-                }
-            }, progress);
-        }
-        return comparisons;
     }
 
     /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -28,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.zip.GZIPInputStream;
 
 import static io.archiver.record.EnvelopeFields.*;
@@ -38,6 +40,9 @@ import static io.archiver.record.EnvelopeFields.*;
  * with the payload formats they were written with; Parquet payloads are raw bytes whatever the format.
  */
 public final class ArchiveFileReader {
+
+    /** The projection that reads a record's offset and nothing else. */
+    private static final String OFFSET_ONLY = "message kafka_record { required int64 " + OFFSET + "; }";
 
     private final PayloadFormats formats;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -93,6 +98,31 @@ public final class ArchiveFileReader {
             }
             long count = reader.getRecordCount();
             return count == 0 ? null : new long[] {min, max, count};
+        }
+    }
+
+    /**
+     * The offset of every record of a file, in file order. Parquet files are read by their offset column only
+     * (the other columns are not decoded); JSON Lines files line by line.
+     */
+    public void offsets(Path file, LongConsumer sink) throws IOException {
+        if (!file.getName().endsWith(".parquet")) {
+            read(file, r -> sink.accept(r.getOffset()));
+            return;
+        }
+        FileSystem fs = file.getFileSystem();
+        Configuration conf = new Configuration(false);
+        conf.set(ReadSupport.PARQUET_READ_SCHEMA, OFFSET_ONLY);
+        try (ParquetReader<Group> reader =
+                new ParquetReader.Builder<Group>(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen())) {
+                    @Override
+                    protected ReadSupport<Group> getReadSupport() {
+                        return new GroupReadSupport();
+                    }
+                }.withConf(conf).build()) {
+            for (Group g = reader.read(); g != null; g = reader.read()) {
+                sink.accept(g.getLong(OFFSET, 0));
+            }
         }
     }
 

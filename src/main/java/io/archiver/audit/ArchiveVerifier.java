@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Reads every committed file under an archive root and reports, per topic partition, the offsets present,
@@ -38,28 +39,56 @@ public final class ArchiveVerifier {
     /**
      * With {@code deep} false, a Parquet file whose footer says it holds as many records as offsets between
      * its first and last one is not read: it holds each of them once (a file is written from one sequential
-     * read of its partition). Other files, and every JSON Lines file, are read record by record.
+     * read of its partition). Other Parquet files (on transactional and compacted topics most are not dense)
+     * are read by their offset column only, every JSON Lines file line by line. With {@code deep} every record
+     * of every file is read and decoded in full.
      */
     public VerificationReport verify(String root, boolean deep) throws IOException {
-        ArchiveListing listing = ArchiveScanner.scan(root);
+        return verify(root, ArchiveScanner.scan(root), deep, report -> {});
+    }
+
+    /**
+     * {@link #verify(String, boolean)} of what {@code listing} holds, handing each partition's report to {@code
+     * onPartition} as soon as its files are read (a partition's files are contiguous in the sorted listing), so
+     * that the caller can compare it with Kafka while the next partitions are read.
+     */
+    public VerificationReport verify(String root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
+            throws IOException {
         ArchiveFileReader reader = new ArchiveFileReader(formats);
-        Map<String, Collector> collectors = new TreeMap<>();
+        Map<String, PartitionReport> partitions = new TreeMap<>();
+        Collector c = null;
         for (ArchiveFile file : listing.committed()) {
-            Collector c = collectors.computeIfAbsent(
-                    VerificationReport.id(file.topic(), file.partition()), k -> new Collector(file.topic(), file.partition()));
-            int index = c.addFile(file);
+            String id = VerificationReport.id(file.topic(), file.partition());
+            if (c == null || !c.id().equals(id)) {
+                finish(c, partitions, onPartition);
+                if (partitions.containsKey(id)) {
+                    throw new IllegalStateException("The files of " + id + " are not contiguous in the listing of " + root);
+                }
+                c = new Collector(file.topic(), file.partition());
+            }
+            Collector partition = c;
+            int index = partition.addFile(file);
             long[] stats = deep ? null : reader.offsetStatistics(file.path());
             if (stats != null && stats[1] - stats[0] + 1 == stats[2]) {
                 for (long offset = stats[0]; offset <= stats[1]; offset++) {
-                    c.add(offset, index);
+                    partition.add(offset, index);
                 }
+            } else if (deep) {
+                reader.read(file.path(), r -> partition.add(r.getOffset(), index));
             } else {
-                reader.read(file.path(), r -> c.add(r.getOffset(), index));
+                reader.offsets(file.path(), offset -> partition.add(offset, index));
             }
         }
-        Map<String, PartitionReport> partitions = new TreeMap<>();
-        collectors.forEach((id, c) -> partitions.put(id, c.report()));
+        finish(c, partitions, onPartition);
         return new VerificationReport(partitions, listing.leftovers(), uploads.list(root));
+    }
+
+    private static void finish(Collector c, Map<String, PartitionReport> partitions, Consumer<PartitionReport> onPartition) {
+        if (c != null) {
+            PartitionReport report = c.report();
+            partitions.put(c.id(), report);
+            onPartition.accept(report);
+        }
     }
 
     /** Collects the offsets of one partition, then sorts them once. */
@@ -74,6 +103,10 @@ public final class ArchiveVerifier {
         Collector(String topic, int partition) {
             this.topic = topic;
             this.partition = partition;
+        }
+
+        String id() {
+            return VerificationReport.id(topic, partition);
         }
 
         int addFile(ArchiveFile file) {

@@ -84,6 +84,16 @@ class EnvelopeFormatsTest {
     }
 
     @Test
+    void offsetColumnAloneGivesEveryRecordsOffsetInFileOrder() throws Exception {
+        List<ArchiveRecord> many = orders(2_000);
+        Path file = write("offsets.parquet",
+                new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(TEXT, ParquetCompression.ZSTD, 1, 64 * 1024, 8 * 1024)), many);
+        List<Long> offsets = new java.util.ArrayList<>();
+        new ArchiveFileReader(TEXT).offsets(file, offsets::add);
+        assertThat(offsets).isEqualTo(many.stream().map(ArchiveRecord::getOffset).collect(java.util.stream.Collectors.toList()));
+    }
+
+    @Test
     void parquetZstdLevelTradesSizeForSpeedAndReadsBackTheSame() throws Exception {
         List<ArchiveRecord> many = orders(2_000);
         Path fastest = write("fast.parquet",
