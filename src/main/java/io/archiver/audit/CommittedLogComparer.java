@@ -7,22 +7,27 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
 
 /**
- * Compares archived partitions with Kafka's committed log on a thread of its own, each partition as soon as
- * the archive side of it is read, so that reading Kafka overlaps reading the archive. A partition's log is read
- * once, sequentially, from its first archived offset (or the log start) up to the first committed record after
- * its last archived one, and compared as it goes ({@link LogComparison}).
+ * Compares archived partitions with Kafka's committed log on a thread of its own, while the archive is read:
+ * whenever the thread is free it takes every partition whose archive side is read by then and reads their logs
+ * together on one consumer. A partition's log is read once, sequentially, from its first archived offset (or
+ * the log start) up to the first committed record after its last archived one, and compared as it goes
+ * ({@link LogComparison}).
  */
 final class CommittedLogComparer {
 
     private static final long PROGRESS_EVERY_NANOS = 5_000_000_000L;
+    /** Put after the last partition the archive has. */
+    private static final PartitionReport END = new PartitionReport("", -1, List.of(), 0, new long[0], Map.of());
 
     private final KafkaInspector kafka;
     private final Map<TopicPartition, KafkaPartitionState> state;
@@ -32,7 +37,8 @@ final class CommittedLogComparer {
         t.setDaemon(true);
         return t;
     });
-    private final List<Future<?>> tasks = new ArrayList<>();
+    private final BlockingQueue<PartitionReport> ready = new LinkedBlockingQueue<>();
+    private final Future<?> comparing;
     private final Map<TopicPartition, LogComparison> comparisons = new ConcurrentHashMap<>();
     /** Used on the worker thread only. */
     private LogScanner scanner;
@@ -43,27 +49,21 @@ final class CommittedLogComparer {
         this.kafka = kafka;
         this.state = state;
         this.progress = progress;
+        this.comparing = worker.submit(this::compareAsReady);
     }
 
     /** The archive side of a partition is read: compare it (in the background). */
     void submit(PartitionReport report) {
-        TopicPartition tp = new TopicPartition(report.topic(), report.partition());
-        if (state.containsKey(tp)) {
-            tasks.add(worker.submit(() -> compare(Map.of(tp, report.offsets()))));
+        if (state.containsKey(new TopicPartition(report.topic(), report.partition()))) {
+            ready.add(report);
         }
     }
 
     /** Compares the partitions Kafka knows that the archive has nothing of, waits for every comparison, returns them. */
     Map<TopicPartition, LogComparison> finish() throws Exception {
+        ready.add(END);
         try {
-            Map<TopicPartition, long[]> empty = new HashMap<>();
-            tasks.add(worker.submit(() -> {
-                state.keySet().stream().filter(tp -> !comparisons.containsKey(tp)).forEach(tp -> empty.put(tp, new long[0]));
-                compare(empty);
-            }));
-            for (Future<?> task : tasks) {
-                task.get();
-            }
+            comparing.get();
             return comparisons;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
@@ -72,10 +72,33 @@ final class CommittedLogComparer {
         }
     }
 
-    /** Drops the comparisons not started yet and ends the worker (the archive side failed). */
+    /** Ends the worker, comparing nothing more (the archive side failed). */
     void abort() {
-        tasks.forEach(t -> t.cancel(false));
+        comparing.cancel(true);
         stop();
+    }
+
+    private Void compareAsReady() throws InterruptedException {
+        boolean end = false;
+        while (!end) {
+            List<PartitionReport> batch = new ArrayList<>();
+            batch.add(ready.take());
+            ready.drainTo(batch);
+            Map<TopicPartition, long[]> archived = new HashMap<>();
+            for (PartitionReport report : batch) {
+                if (report == END) {
+                    end = true;
+                } else {
+                    archived.put(new TopicPartition(report.topic(), report.partition()), report.offsets());
+                }
+            }
+            if (end) {
+                state.keySet().stream().filter(tp -> !comparisons.containsKey(tp) && !archived.containsKey(tp))
+                        .forEach(tp -> archived.put(tp, new long[0]));
+            }
+            compare(archived);
+        }
+        return null;
     }
 
     private void stop() {

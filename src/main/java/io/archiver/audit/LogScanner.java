@@ -38,7 +38,8 @@ public final class LogScanner implements AutoCloseable {
         void done(TopicPartition tp, long firstBeyond);
     }
 
-    private static final Duration POLL = Duration.ofMillis(500);
+    /** Short: a poll that finds only transaction markers waits this long before the positions are checked. */
+    private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
     private final KafkaConsumer<Object, Object> consumer;
