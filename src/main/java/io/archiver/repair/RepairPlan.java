@@ -18,8 +18,9 @@ import java.util.TreeMap;
  * from Kafka (missing), and the files to rewrite without some of their records (the extra copies of
  * duplicated offsets, archived records of aborted transactions, records at offsets Kafka holds nothing at).
  * Of a duplicated offset the copy in a file the partition's position record lists is kept, else the copy in
- * the oldest file. A file the position record lists is never rewritten: a start without state checks that
- * those files exist; such files wait for the partition's next commit and a second repair.
+ * the oldest file. Next to a running job ({@code listedFiles} given) a file the position record lists is never
+ * rewritten, since a start without state checks that those files exist: such files wait for the partition's
+ * next commit and a second repair.
  */
 public final class RepairPlan {
 

@@ -30,6 +30,7 @@ public final class FaultScenario implements AutoCloseable {
     private final ArchiverConfig config;
     private final PayloadFormats formats;
     private final ContinuousProducer producer;
+    private final boolean compacted;
     private final ArchiveCounter counter;
     private JobClient job;
     private int jobsStarted;
@@ -37,6 +38,7 @@ public final class FaultScenario implements AutoCloseable {
     private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps,
             boolean compacted) throws Exception {
         this.topic = SharedStack.uniqueName(name);
+        this.compacted = compacted;
         if (compacted) {
             CompactedTopic.create(topic, PARTITIONS);
         } else {
@@ -168,7 +170,7 @@ public final class FaultScenario implements AutoCloseable {
      * is archived exactly once with its content, and nothing else.
      */
     public VerificationReport finish() throws Exception {
-        return ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, drain());
+        return ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, drain(), compacted);
     }
 
     /**
