@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -72,10 +73,17 @@ final class RepairCommand implements Callable<Integer> {
             ArchiverConfig cfg = config.load(Map.of());
             try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
                 ArchiveLease lease = new ArchiveLease(cfg.sinkPath(), "repair-" + UUID.randomUUID(), "repair", cfg.leaseTimeout());
-                boolean alone = apply ? takeLease(lease, out) : lease.liveHolder().isEmpty();
+                Optional<String> renewing = lease.liveHolder();
+                boolean alone = apply ? takeLease(lease, out) : renewing.isEmpty();
                 try {
-                    out.println(alone ? "No job writes this archive: files of the latest commits may be rewritten too."
-                            : "A job writes this archive: repairing alongside it; files of its latest commits are left alone.");
+                    if (apply || renewing.isEmpty()) {
+                        out.println(alone ? "No job writes this archive: files of the latest commits may be rewritten too."
+                                : "A job writes this archive: repairing alongside it; files of its latest commits are left alone.");
+                    } else {
+                        out.println("The archive's lease was renewed lately by " + renewing.get() + ". The plan below leaves the files"
+                                + " of the latest commits alone, as a repair next to a running job does; --apply waits up to the lease"
+                                + " timeout to see whether that job still runs.");
+                    }
                     // uploads younger than a day belong to the running job: not the repair's business
                     AuditReport before = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
                     Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).allRecords());
