@@ -1,5 +1,6 @@
 package io.archiver.audit;
 
+import io.archiver.format.ArchiveFileReader;
 import io.archiver.record.PayloadFormats;
 
 import java.io.IOException;

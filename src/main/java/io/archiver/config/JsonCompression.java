@@ -3,25 +3,14 @@ package io.archiver.config;
 /** JSON Lines compression. */
 public enum JsonCompression implements ConfigValue {
     /** plain text, suffix .jsonl. */
-    NONE("none"),
+    NONE,
     /** one gzip stream per file, suffix .jsonl.gz. */
-    GZIP("gzip"),
+    GZIP,
     /** one zstd frame per file, suffix .jsonl.zst. */
-    ZSTD("zstd");
-
-    private final String configName;
-
-    JsonCompression(String configName) {
-        this.configName = configName;
-    }
-
-    @Override
-    public String configName() {
-        return configName;
-    }
+    ZSTD;
 
     @Override
     public String toString() {
-        return configName;
+        return configName();
     }
 }

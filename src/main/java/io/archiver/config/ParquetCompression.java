@@ -3,27 +3,16 @@ package io.archiver.config;
 /** Parquet compression codec. */
 public enum ParquetCompression implements ConfigValue {
     /** Snappy. */
-    SNAPPY("snappy"),
+    SNAPPY,
     /** Zstandard. */
-    ZSTD("zstd"),
+    ZSTD,
     /** gzip. */
-    GZIP("gzip"),
+    GZIP,
     /** uncompressed. */
-    NONE("none");
-
-    private final String configName;
-
-    ParquetCompression(String configName) {
-        this.configName = configName;
-    }
-
-    @Override
-    public String configName() {
-        return configName;
-    }
+    NONE;
 
     @Override
     public String toString() {
-        return configName;
+        return configName();
     }
 }

@@ -3,25 +3,14 @@ package io.archiver.config;
 /** Flink restart strategy of the job. */
 public enum RestartStrategy implements ConfigValue {
     /** fail at the first error. */
-    NONE("none"),
+    NONE,
     /** restart.attempts restarts, restart.delay apart. */
-    FIXED_DELAY("fixed-delay"),
+    FIXED_DELAY,
     /** restart forever with a growing delay starting at restart.delay. */
-    EXPONENTIAL_DELAY("exponential-delay");
-
-    private final String configName;
-
-    RestartStrategy(String configName) {
-        this.configName = configName;
-    }
-
-    @Override
-    public String configName() {
-        return configName;
-    }
+    EXPONENTIAL_DELAY;
 
     @Override
     public String toString() {
-        return configName;
+        return configName();
     }
 }

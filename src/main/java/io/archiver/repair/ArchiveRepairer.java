@@ -1,9 +1,9 @@
 package io.archiver.repair;
 
 import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveFileReader;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.TimePartitioning;
+import io.archiver.format.ArchiveFileReader;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;

@@ -1,6 +1,7 @@
 package io.archiver.sink;
 
 import io.archiver.config.TimePartitioning;
+import io.archiver.format.BufferingBulkWriter;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.serialization.BulkWriter;

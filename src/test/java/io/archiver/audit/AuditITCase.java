@@ -1,12 +1,13 @@
 package io.archiver.audit;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.ArchiveDamage;
-import io.archiver.testutils.Cli;
 import io.archiver.testutils.Await;
+import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;

@@ -1,6 +1,8 @@
 package io.archiver.sink;
 
 import io.archiver.config.ParquetCompression;
+import io.archiver.format.EnvelopeParquetBuilder;
+import io.archiver.format.EnvelopeParquetWriterFactory;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 

@@ -1,9 +1,9 @@
 package io.archiver.testutils;
 
 import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveFileReader;
 import io.archiver.audit.ArchiveScanner;
 import io.archiver.audit.VerificationReport;
+import io.archiver.format.ArchiveFileReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 

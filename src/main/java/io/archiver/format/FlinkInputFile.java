@@ -1,4 +1,4 @@
-package io.archiver.audit;
+package io.archiver.format;
 
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileSystem;

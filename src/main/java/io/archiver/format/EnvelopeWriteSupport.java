@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.format;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
@@ -13,7 +13,7 @@ import org.apache.parquet.schema.MessageType;
 import java.util.Map;
 
 import static io.archiver.record.EnvelopeFields.*;
-import static io.archiver.sink.ParquetEnvelope.*;
+import static io.archiver.format.ParquetEnvelope.*;
 
 /** Writes {@link ArchiveRecord}s in the {@link ParquetEnvelope} schema, straight from their bytes. */
 final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {

@@ -1,9 +1,9 @@
-package io.archiver.sink;
+package io.archiver.format;
 
-import io.archiver.audit.ArchiveFileReader;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
+import io.archiver.format.ArchiveFileReader;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;

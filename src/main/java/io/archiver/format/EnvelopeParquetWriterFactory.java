@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.format;
 
 import io.archiver.record.ArchiveRecord;
 
@@ -14,7 +14,7 @@ import java.io.IOException;
  * Writes part files as Parquet with {@link EnvelopeParquetBuilder}, and tells how much each open file buffers
  * in memory (its pages and row group not yet written), so {@link OpenFileMemory} can bound the total.
  */
-final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
+public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
 
@@ -22,11 +22,11 @@ final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRe
      * Heap of an open Parquet file's writer before its data: column writers, level encoders, statistics and
      * the dictionaries of keys and headers. Measured at 87 KB with the default 1 MB page size.
      */
-    static final long OPEN_FILE_HEAP = 96 * 1024;
+    public static final long OPEN_FILE_HEAP = 96 * 1024;
 
     private final EnvelopeParquetBuilder builder;
 
-    EnvelopeParquetWriterFactory(EnvelopeParquetBuilder builder) {
+    public EnvelopeParquetWriterFactory(EnvelopeParquetBuilder builder) {
         this.builder = builder;
     }
 
