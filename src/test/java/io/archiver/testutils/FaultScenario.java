@@ -89,8 +89,13 @@ public final class FaultScenario implements AutoCloseable {
         Await.until(atLeast + " records produced", CATCH_UP, () -> producer.sent() >= atLeast, this::progress);
     }
 
+    /** Records produced so far that a read_committed reader sees (aborted transactions left out). */
+    public long committedSoFar() {
+        return producer.committed();
+    }
+
     private String progress() throws Exception {
-        return "archived " + counter.count() + ", produced " + producer.sent() + ", job " + job.getJobID() + " "
+        return "archived " + counter.count() + ", produced " + producer.sent() + " (committed " + producer.committed() + "), job " + job.getJobID() + " "
                 + job.getJobStatus().get(10, TimeUnit.SECONDS);
     }
 
