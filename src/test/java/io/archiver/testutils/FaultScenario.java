@@ -94,6 +94,11 @@ public final class FaultScenario implements AutoCloseable {
         return producer.committed();
     }
 
+    /** Records produced so far in transactions that were then aborted. */
+    public long abortedSoFar() {
+        return producer.aborted();
+    }
+
     private String progress() throws Exception {
         return "archived " + counter.count() + ", produced " + producer.sent() + " (committed " + producer.committed() + "), job " + job.getJobID() + " "
                 + job.getJobStatus().get(10, TimeUnit.SECONDS);
