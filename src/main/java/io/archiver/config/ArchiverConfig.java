@@ -1,12 +1,9 @@
 package io.archiver.config;
 
-import io.archiver.source.KafkaPositions;
-
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.common.IsolationLevel;
 
 import java.time.Duration;
@@ -71,10 +68,10 @@ public final class ArchiverConfig {
         return getOptional(KAFKA_TOPIC_PATTERN).map(Pattern::compile);
     }
 
-    public OffsetsInitializer startOffsets() {
-        return KafkaPositions.start(
-                KAFKA_START.key(), get(KAFKA_START),
-                KAFKA_START_COMMITTED_FALLBACK.key(), get(KAFKA_START_COMMITTED_FALLBACK), isolationLevel(), kafkaClientProperties());
+    /** {@code kafka.start}, with {@code kafka.start.committed-fallback}. */
+    public PositionSpec start() {
+        return PositionSpec.start(
+                KAFKA_START.key(), get(KAFKA_START), KAFKA_START_COMMITTED_FALLBACK.key(), get(KAFKA_START_COMMITTED_FALLBACK));
     }
 
     /** {@code fencing.lease-timeout}, by default the larger of 60 s and three checkpoint intervals. */
@@ -84,8 +81,9 @@ public final class ArchiverConfig {
                 .orElse(threeCheckpoints.compareTo(DEFAULT_LEASE_TIMEOUT) > 0 ? threeCheckpoints : DEFAULT_LEASE_TIMEOUT);
     }
 
-    public OffsetsInitializer stopOffsets() {
-        return KafkaPositions.stop(KAFKA_STOP.key(), get(KAFKA_STOP), isolationLevel(), kafkaClientProperties());
+    /** {@code kafka.stop} (batch mode). */
+    public PositionSpec stop() {
+        return PositionSpec.stop(KAFKA_STOP.key(), get(KAFKA_STOP));
     }
 
     /**
@@ -211,8 +209,8 @@ public final class ArchiverConfig {
                             + " (the default: committed records only) and read_uncommitted (also archives the records of"
                             + " aborted and still open transactions).");
         }
-        startOffsets();
-        stopOffsets();
+        start();
+        stop();
         if (get(MODE) == Mode.STREAMING && raw.containsKey(KAFKA_STOP.key())) {
             throw new ConfigException(
                     "'" + KAFKA_STOP.key() + "' applies only to mode: batch; remove it or set mode: batch.");

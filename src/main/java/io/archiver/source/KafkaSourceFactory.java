@@ -61,7 +61,7 @@ public final class KafkaSourceFactory {
                     + " sees them, and audit reports them as findings. Remove the setting to archive committed records only.");
         }
         if (config.get(MODE) == Mode.BATCH) {
-            builder.setBounded(config.stopOffsets());
+            builder.setBounded(KafkaPositions.of(config.stop(), config.isolationLevel(), config.kafkaClientProperties()));
         } else {
             props.setProperty(
                     KafkaSourceOptions.PARTITION_DISCOVERY_INTERVAL_MS.key(),
@@ -73,10 +73,10 @@ public final class KafkaSourceFactory {
 
     /** {@code kafka.start}, or with {@code resume.from-archive} the archive's positions falling back to it. */
     private static OffsetsInitializer startOffsets(ArchiverConfig config) {
+        OffsetsInitializer start = KafkaPositions.of(config.start(), config.isolationLevel(), config.kafkaClientProperties());
         if (!config.get(RESUME_FROM_ARCHIVE)) {
-            return config.startOffsets();
+            return start;
         }
-        return new ArchiveOffsetsInitializer(
-                new PositionStore(config.sinkPath()), config.startOffsets(), config.get(KAFKA_START));
+        return new ArchiveOffsetsInitializer(new PositionStore(config.sinkPath()), start, config.get(KAFKA_START));
     }
 }
