@@ -26,10 +26,10 @@ import java.util.stream.LongStream;
  * (aborted or still open transactions, offsets Kafka holds nothing at). Offsets without records for a
  * committed reader (transaction markers, aborted records, compaction) are holes, not gaps. Each partition's
  * log is read once, sequentially, over the archived range, while the archive itself is read
- * ({@link CommittedLogComparer}); the raw log is read only where archived offsets need a cause. Around it: lag up to the last stable offset, the resume position of
- * the position record (archived offsets beyond it are not covered by committed state), orphaned multipart
- * uploads (uploads of commits cut short, which a start without state completes, are not orphans) and leftover
- * temporary objects.
+ * ({@link CommittedLogComparer}); the raw log is read only where archived offsets need a cause. Around it:
+ * lag up to the last stable offset, the resume position of the position record (archived offsets beyond it
+ * are not covered by committed state), orphaned multipart uploads (uploads of commits cut short, which a start
+ * without state completes, are not orphans) and leftover temporary objects.
  */
 public final class ArchiveAuditor {
 

@@ -33,6 +33,8 @@ import java.util.stream.Collectors;
 public final class KafkaInspector implements AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** Audits read whole ranges: large fetches per partition. */
+    private static final int FETCH_BYTES = 8 * 1024 * 1024;
 
     private final Properties client;
     private final Admin admin;
@@ -102,7 +104,7 @@ public final class KafkaInspector implements AutoCloseable {
 
     /** A scanner of the log as a reader of {@code isolation} sees it; the caller closes it. */
     LogScanner scanner(IsolationLevel isolation) {
-        return new LogScanner(client, isolation, TIMEOUT);
+        return new LogScanner(client, isolation, FETCH_BYTES, TIMEOUT);
     }
 
     @Override

@@ -45,14 +45,15 @@ public final class LogScanner implements AutoCloseable {
     private final KafkaConsumer<Object, Object> consumer;
     private final Duration stallTimeout;
 
-    public LogScanner(Properties client, IsolationLevel isolation, Duration stallTimeout) {
+    /** {@code fetchBytes}: the most one fetch returns of a partition. */
+    public LogScanner(Properties client, IsolationLevel isolation, int fetchBytes, Duration stallTimeout) {
         Properties props = new Properties();
         props.putAll(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20000");
-        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(fetchBytes));
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         this.consumer = new KafkaConsumer<>(props, new Skipping(), new Skipping());
         this.stallTimeout = stallTimeout;

@@ -39,6 +39,8 @@ final class LogEndProbe implements Serializable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogEndProbe.class);
     private static final int TIMEOUT_MS = 5_000;
     static final long TAIL_CHECK = 10_000;
+    /** Only the first record after the archive is wanted: small fetches per partition at every commit. */
+    private static final int TAIL_FETCH_BYTES = 64 * 1024;
 
     private final Properties client;
     private transient Admin admin;
@@ -120,18 +122,14 @@ final class LogEndProbe implements Serializable, AutoCloseable {
         stable.forEach((tp, lso) -> {
             long end = archived.get(tp);
             long distance = lso - end;
-            if (distance <= 0) {
-                lags.put(tp, 0L);
-            } else if (distance > TAIL_CHECK) {
-                lags.put(tp, distance);
-            } else {
-                lags.put(tp, distance);
+            lags.put(tp, Math.max(0, distance));
+            if (distance > 0 && distance <= TAIL_CHECK) {
                 tailsToRead.put(tp, new LogScanner.Range(end, end, lso));
             }
         });
         if (!tailsToRead.isEmpty()) {
             if (tails == null) {
-                tails = new LogScanner(client, IsolationLevel.READ_COMMITTED, Duration.ofMillis(TIMEOUT_MS));
+                tails = new LogScanner(client, IsolationLevel.READ_COMMITTED, TAIL_FETCH_BYTES, Duration.ofMillis(TIMEOUT_MS));
             }
             tails.scan(tailsToRead, new LogScanner.Visitor() {
                 @Override

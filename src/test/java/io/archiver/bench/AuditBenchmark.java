@@ -10,6 +10,7 @@ import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.Await;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.admin.Admin;
@@ -153,15 +154,11 @@ public final class AuditBenchmark {
                 producer.send(new ProducerRecord<>(topic, (int) (i % PARTITIONS), key(i, count / 10), value(random)));
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        long held;
-        while ((held = readCommitted(clientOf(kafka), List.of(topic))) > count * 0.6) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("compaction left " + held + " of " + count + " records after 5 minutes");
-            }
-            Thread.sleep(2_000); // the log cleaner works on its own schedule
-        }
-        System.out.printf("Compacted topic holds %,d of %,d records%n", held, count);
+        long[] held = {count};
+        // the log cleaner works on its own schedule
+        Await.until("compaction of " + topic, Duration.ofMinutes(5),
+                () -> (held[0] = readCommitted(clientOf(kafka), List.of(topic))) <= count * 0.6, () -> "holds " + held[0]);
+        System.out.printf("Compacted topic holds %,d of %,d records%n", held[0], count);
     }
 
     private static Properties clientOf(EmbeddedKafka kafka) {
