@@ -1,5 +1,6 @@
 package io.archiver.audit;
 
+import io.archiver.kafka.LogScanner;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 

@@ -1,6 +1,6 @@
 package io.archiver.audit;
 
-import io.archiver.sink.ArchiveLayout;
+import io.archiver.format.ArchiveLayout;
 
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;

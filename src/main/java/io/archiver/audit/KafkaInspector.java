@@ -1,5 +1,6 @@
 package io.archiver.audit;
 
+import io.archiver.kafka.LogScanner;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;

@@ -12,7 +12,7 @@ import java.io.IOException;
 
 /**
  * Writes part files as Parquet with {@link EnvelopeParquetBuilder}, and tells how much each open file buffers
- * in memory (its pages and row group not yet written), so {@link OpenFileMemory} can bound the total.
+ * in memory (its pages and row group not yet written), so the sink can bound the total its open files hold.
  */
 public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 

@@ -4,11 +4,11 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.ArchivedOffsetFilter;
-import io.archiver.position.PositionStore;
+import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.sink.ArchiveSinkFactory;
-import io.archiver.sink.RecordValidator;
+import io.archiver.validation.RecordValidator;
 import io.archiver.source.KafkaSourceFactory;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -41,7 +41,7 @@ public final class ArchiverJob {
                         .uid(SOURCE_UID)
                         .name("Kafka source");
         if (config.get(RESUME_FROM_ARCHIVE)) {
-            records = records.filter(new ArchivedOffsetFilter(new PositionStore(config.sinkPath())))
+            records = records.filter(new ArchivedOffsetFilter(new PositionRecovery(config.sinkPath())))
                     .uid(ARCHIVED_FILTER_UID)
                     .name("Skip archived offsets");
         }

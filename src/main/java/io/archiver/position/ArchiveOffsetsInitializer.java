@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * Start position of a job without checkpoint or savepoint: each partition resumes right after the last
- * offset committed to the archive ({@link PositionStore}); partitions the archive has nothing of start
+ * offset committed to the archive ({@link PositionRecovery}); partitions the archive has nothing of start
  * where the configured {@code kafka.start} says. Runs in the source's split enumerator (JobManager).
  */
 public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
@@ -24,11 +24,11 @@ public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveOffsetsInitializer.class);
 
-    private final PositionStore positions;
+    private final PositionRecovery positions;
     private final OffsetsInitializer fallback;
     private final String fallbackName;
 
-    public ArchiveOffsetsInitializer(PositionStore positions, OffsetsInitializer fallback, String fallbackName) {
+    public ArchiveOffsetsInitializer(PositionRecovery positions, OffsetsInitializer fallback, String fallbackName) {
         this.positions = positions;
         this.fallback = fallback;
         this.fallbackName = fallbackName;
@@ -42,7 +42,7 @@ public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
         try {
             offsets = new HashMap<>(positions.resumePositions(partitions));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the archive's positions under " + positions.root() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("Cannot read the archive's positions under " + positions.store().root() + ": " + e.getMessage(), e);
         }
         List<TopicPartition> rest = new ArrayList<>();
         for (TopicPartition tp : partitions) {
@@ -54,7 +54,7 @@ public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
             offsets.putAll(fallback.getPartitionOffsets(rest, retriever));
         }
         LOG.info("Start positions: {} partitions resume from the archive under {}, {} start at kafka.start={} ({} ms){}",
-                partitions.size() - rest.size(), positions.root(), rest.size(), fallbackName,
+                partitions.size() - rest.size(), positions.store().root(), rest.size(), fallbackName,
                 (System.nanoTime() - start) / 1_000_000, describe(offsets, partitions.size() - rest.size()));
         return offsets;
     }

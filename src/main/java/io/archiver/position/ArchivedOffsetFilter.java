@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.fs.IoThreads;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;
@@ -42,7 +43,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     private static final Logger LOG = LoggerFactory.getLogger(ArchivedOffsetFilter.class);
     private static final int READ_AHEAD_REQUESTS = 16;
 
-    private final PositionStore positions;
+    private final PositionRecovery positions;
     private transient Map<String, Map<Integer, Long>> thresholds;
     /** Per topic: the partitions with a position record and the settled positions, read in the background. */
     private transient Map<String, CompletableFuture<ReadAhead>> readAhead;
@@ -53,7 +54,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     private transient String lastPassedTopic;
     private transient int lastPassedPartition;
 
-    public ArchivedOffsetFilter(PositionStore positions) {
+    public ArchivedOffsetFilter(PositionRecovery positions) {
         this.positions = positions;
     }
 
@@ -115,12 +116,12 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     private CompletableFuture<ReadAhead> readAhead(String topic, int first) {
         int readers = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         if (requests == null) {
-            requests = Executors.newFixedThreadPool(READ_AHEAD_REQUESTS, PositionStore.daemon("archive-positions-read-ahead"));
-            readingAhead = Executors.newSingleThreadExecutor(PositionStore.daemon("archive-positions-read-ahead-topics"));
+            requests = Executors.newFixedThreadPool(READ_AHEAD_REQUESTS, IoThreads.daemon("archive-positions-read-ahead"));
+            readingAhead = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-positions-read-ahead-topics"));
         }
         return CompletableFuture.supplyAsync(() -> {
             try {
-                Set<Integer> recorded = positions.recordedPartitions(topic);
+                Set<Integer> recorded = positions.store().recordedPartitions(topic);
                 List<TopicPartition> likely = new ArrayList<>();
                 for (int p : recorded) {
                     if (p != first && p % readers == first % readers) {

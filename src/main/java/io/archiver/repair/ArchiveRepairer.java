@@ -9,8 +9,8 @@ import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.sink.ArchiveLayout;
-import io.archiver.sink.ArchiveSinkFactory;
+import io.archiver.format.ArchiveLayout;
+import io.archiver.format.ArchiveWriters;
 import io.archiver.source.ArchiveRecordDeserializer;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -68,8 +68,8 @@ public final class ArchiveRepairer {
     public ArchiveRepairer(ArchiverConfig config, PrintWriter log) {
         this.config = config;
         this.reader = new ArchiveFileReader(PayloadFormats.of(config));
-        this.writers = ArchiveSinkFactory.writerFactory(config);
-        this.suffix = ArchiveSinkFactory.suffix(config);
+        this.writers = ArchiveWriters.of(config);
+        this.suffix = ArchiveWriters.suffix(config);
         this.log = log;
     }
 

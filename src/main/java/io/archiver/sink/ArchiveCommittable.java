@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.sink.files.FileStats;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
 
 import javax.annotation.Nullable;

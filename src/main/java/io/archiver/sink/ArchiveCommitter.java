@@ -1,12 +1,15 @@
 package io.archiver.sink;
 
+import io.archiver.fs.IoThreads;
+import io.archiver.kafka.LogEndProbe;
 import io.archiver.position.ArchiveLease;
+import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
+import io.archiver.sink.files.FileStats;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -19,7 +22,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,6 +40,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     private final Committer<FileSinkCommittable> files;
     private final PositionStore positions;
+    private final PendingUploads uploads;
     private final ArchiveLease lease;
     private final CommitMetrics metrics;
     private final LogEndProbe logEnds;
@@ -47,9 +50,10 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private ExecutorService requestPool;
 
     ArchiveCommitter(
-            Committer<FileSinkCommittable> files, PositionStore positions, ArchiveLease lease, LogEndProbe logEnds,
-            MetricGroup metrics, int requestThreads) {
+            Committer<FileSinkCommittable> files, PositionStore positions, PendingUploads uploads, ArchiveLease lease,
+            LogEndProbe logEnds, MetricGroup metrics, int requestThreads) {
         this.files = files;
+        this.uploads = uploads;
         this.requestThreads = requestThreads;
         this.positions = positions;
         this.lease = lease;
@@ -144,7 +148,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     private ExecutorService requestPool() {
         if (requestPool == null) {
-            requestPool = Executors.newFixedThreadPool(requestThreads, PositionStore.daemon("archive-commit"));
+            requestPool = Executors.newFixedThreadPool(requestThreads, IoThreads.daemon("archive-commit"));
         }
         return requestPool;
     }
@@ -188,10 +192,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             FileStats s = c.stats();
             next = Math.max(next, s.lastOffset() + 1);
             checkpoint = Math.max(checkpoint, c.checkpointId());
-            pending.add(new PositionRecord.PendingFile(
-                    c.file().getPendingFile().getPath().toString(), s.firstOffset(), s.lastOffset(), s.records(),
-                    c.file().getPendingFile().getSize(), positions.uploadVersion(),
-                    positions.serializeUpload(c.file().getPendingFile())));
+            pending.add(uploads.pendingFile(c.file().getPendingFile(), s.firstOffset(), s.lastOffset(), s.records()));
         }
         return new PositionRecord(any.topic(), any.partition(), next, checkpoint, pending);
     }
@@ -254,69 +255,5 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             settled = true;
             request.signalAlreadyCommitted();
         }
-    }
-
-    /**
-     * Commit metrics: per job files, bytes and records committed, commit duration; per partition the last
-     * archived offset and the archive lag ({@link LogEndProbe}: from the first committed record not archived
-     * to the last stable offset, 0 behind a trailing transaction marker).
-     */
-    private static final class CommitMetrics {
-        private final MetricGroup group;
-        private final Counter files;
-        private final Counter bytes;
-        private final Counter records;
-        /** Updated by the committer, read when the probe's log ends arrive (on the Kafka client's thread). */
-        private final Map<TopicPartition, PartitionGauges> partitions = new ConcurrentHashMap<>();
-        private volatile long lastCommitMillis;
-
-        CommitMetrics(MetricGroup group) {
-            this.group = group;
-            this.files = group.counter("archivedFiles");
-            this.bytes = group.counter("archivedBytes");
-            this.records = group.counter("archivedRecords");
-            group.gauge("lastCommitDurationMs", () -> lastCommitMillis);
-        }
-
-        void committed(FileStats s, long fileBytes) {
-            files.inc();
-            bytes.inc(fileBytes);
-            records.inc(s.records());
-            PartitionGauges p = partitions.computeIfAbsent(new TopicPartition(s.topic(), s.partition()), tp -> {
-                PartitionGauges gauges = new PartitionGauges();
-                MetricGroup g = group.addGroup("topic", tp.topic()).addGroup("partition", String.valueOf(tp.partition()));
-                g.gauge("lastArchivedOffset", () -> gauges.lastArchived);
-                g.gauge("archiveLag", () -> gauges.lag);
-                return gauges;
-            });
-            p.lastArchived = Math.max(p.lastArchived, s.lastOffset());
-        }
-
-        /** Per partition, the offset after its last archived record. */
-        Map<TopicPartition, Long> archivedEnds() {
-            Map<TopicPartition, Long> ends = new HashMap<>();
-            partitions.forEach((tp, p) -> ends.put(tp, p.lastArchived + 1));
-            return ends;
-        }
-
-        void lags(Map<TopicPartition, Long> lags) {
-            lags.forEach((tp, lag) -> {
-                PartitionGauges p = partitions.get(tp);
-                if (p != null) {
-                    p.lag = lag;
-                }
-            });
-        }
-
-        void commitDuration(long millis) {
-            lastCommitMillis = millis;
-        }
-    }
-
-    /** What the gauges of one partition read. */
-    private static final class PartitionGauges {
-        volatile long lastArchived = -1;
-        /** Offsets from the first committed record not archived to the last stable offset; -1 until measured. */
-        volatile long lag = -1;
     }
 }

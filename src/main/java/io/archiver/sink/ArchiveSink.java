@@ -1,13 +1,19 @@
 package io.archiver.sink;
 
+import io.archiver.kafka.LogEndProbe;
 import io.archiver.position.ArchiveLease;
+import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.sink.files.FileSinkInContext;
+import io.archiver.sink.files.FileWriterInContext;
+import io.archiver.sink.files.OpenFileMemory;
+import io.archiver.sink.files.PartFiles;
+import io.archiver.sink.files.SubtaskPartFiles;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -20,14 +26,24 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.Properties;
 
 /**
  * The archive sink: Flink's two-phase-commit file sink (its writer, rolling, writer state and committer
  * are used unchanged, in the file system's context: {@link FileSinkInContext}; savepoints of the bare file
- * sink restore), with committables that know
- * which offsets each part file holds and in which checkpoint it became pending. The committer uses that to
- * write the archive's position records before it commits and to log every committed file. Writers renew
- * the archive's lease and the committer checks it before every commit.
+ * sink restore), with committables that know which offsets each part file holds and in which checkpoint it
+ * became pending. The committer uses that to write the archive's position records before it commits and to
+ * log every committed file. Writers renew the archive's lease and the committer checks it before every commit.
+ *
+ * <pre>
+ *  records ──► ArchiveSinkWriter ──► "Checkpoint ids" ──► ArchiveCommitter
+ *              (one per subtask:      (map, uid            (checks the lease, writes position
+ *               part files, their      checkpoint-ids:      records, completes the uploads,
+ *               offsets, the lease)    tags committables)   logs and counts committed files)
+ * </pre>
+ *
+ * <p>Each writer's state of its own (the offsets of the part files it finished, the heap its open files
+ * hold) is created with it ({@link SubtaskPartFiles}); the sink itself holds settings only.
  */
 public final class ArchiveSink
         implements Sink<ArchiveRecord>,
@@ -39,45 +55,50 @@ public final class ArchiveSink
     private static final long serialVersionUID = 1L;
 
     private final FileSinkInContext<ArchiveRecord> files;
-    private final StatsTrackingWriterFactory tracking;
+    private final PartFiles partFiles;
     private final PositionStore positions;
     private final ArchiveLease lease;
     private final boolean bounded;
-    private final LogEndProbe logEnds;
+    /** The Kafka client settings of the committer's lag probe. */
+    private final Properties kafkaClient;
     private final int commitThreads;
 
     /**
-     * {@code files} must write its part files with {@code tracking}; {@code bounded}: batch mode, no checkpoints;
-     * the committer runs up to {@code commitThreads} S3 requests at once.
+     * Part files of {@code files}, each subtask writing them as {@code partFiles} says; {@code bounded}: batch
+     * mode, no checkpoints; the committer runs up to {@code commitThreads} S3 requests at once and measures the
+     * archive lag with a Kafka client of {@code kafkaClient}.
      */
     ArchiveSink(
-            FileSinkInContext<ArchiveRecord> files, StatsTrackingWriterFactory tracking, PositionStore positions, ArchiveLease lease,
-            boolean bounded, LogEndProbe logEnds, int commitThreads) {
+            FileSinkInContext<ArchiveRecord> files, PartFiles partFiles, PositionStore positions, ArchiveLease lease,
+            boolean bounded, Properties kafkaClient, int commitThreads) {
         this.files = files;
-        this.tracking = tracking;
+        this.partFiles = partFiles;
         this.positions = positions;
         this.lease = lease;
         this.bounded = bounded;
-        this.logEnds = logEnds;
+        this.kafkaClient = kafkaClient;
         this.commitThreads = commitThreads;
     }
 
     @Override
     public ArchiveSinkWriter createWriter(WriterInitContext context) throws IOException {
-        return writer(files.createWriter(context), context);
+        SubtaskPartFiles subtask = partFiles.forSubtask();
+        return writer(files.createWriter(context, subtask.writers(), subtask.rolling()), subtask, context);
     }
 
     @Override
-    public StatefulSinkWriter<ArchiveRecord, FileWriterBucketState> restoreWriter(
-            WriterInitContext context, Collection<FileWriterBucketState> state) throws IOException {
-        return writer(files.restoreWriter(context, state), context);
+    public ArchiveSinkWriter restoreWriter(WriterInitContext context, Collection<FileWriterBucketState> state)
+            throws IOException {
+        SubtaskPartFiles subtask = partFiles.forSubtask();
+        return writer(files.restoreWriter(context, state, subtask.writers(), subtask.rolling()), subtask, context);
     }
 
-    private ArchiveSinkWriter writer(FileWriterInContext<ArchiveRecord> fileWriter, WriterInitContext context) {
-        OpenFileMemory memory = tracking.memory();
+    private ArchiveSinkWriter writer(
+            FileWriterInContext<ArchiveRecord> fileWriter, SubtaskPartFiles subtask, WriterInitContext context) {
+        OpenFileMemory memory = subtask.memory();
         context.metricGroup().gauge("partFilesBufferedBytes", memory::bufferedBytes);
         context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);
-        return new ArchiveSinkWriter(fileWriter, tracking.finishedFiles(), lease, bounded);
+        return new ArchiveSinkWriter(fileWriter, subtask, lease, bounded);
     }
 
     @Override
@@ -93,7 +114,8 @@ public final class ArchiveSink
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
         return new ArchiveCommitter(
-                files.createCommitter(context), positions, lease, logEnds, context.metricGroup(), commitThreads);
+                files.createCommitter(context), positions, new PendingUploads(positions.root()), lease, new LogEndProbe(kafkaClient),
+                context.metricGroup(), commitThreads);
     }
 
     @Override

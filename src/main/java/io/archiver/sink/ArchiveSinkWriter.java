@@ -2,6 +2,9 @@ package io.archiver.sink;
 
 import io.archiver.position.ArchiveLease;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.sink.files.FileStats;
+import io.archiver.sink.files.FileWriterInContext;
+import io.archiver.sink.files.SubtaskPartFiles;
 
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
@@ -15,7 +18,7 @@ import java.util.List;
 
 /**
  * The file sink's writer, with each pending part file's committable carrying the offsets the file holds
- * (taken from {@link FinishedFiles}). Writing, rolling and state are the file writer's own; the writer also
+ * (taken from its {@link SubtaskPartFiles}). Writing, rolling and state are the file writer's own; the writer also
  * renews the archive's lease.
  */
 final class ArchiveSinkWriter
@@ -23,7 +26,7 @@ final class ArchiveSinkWriter
                 CommittingSinkWriter<ArchiveRecord, ArchiveCommittable> {
 
     private final FileWriterInContext<ArchiveRecord> files;
-    private final FinishedFiles finished;
+    private final SubtaskPartFiles partFiles;
     private final ArchiveLease lease;
     private final boolean renewOnWrite;
 
@@ -31,9 +34,10 @@ final class ArchiveSinkWriter
      * The lease is renewed at every checkpoint, so a task cut off from its JobManager (which can commit
      * nothing more) stops renewing; {@code renewOnWrite} also renews while writing, for jobs without checkpoints.
      */
-    ArchiveSinkWriter(FileWriterInContext<ArchiveRecord> files, FinishedFiles finished, ArchiveLease lease, boolean renewOnWrite) {
+    ArchiveSinkWriter(
+            FileWriterInContext<ArchiveRecord> files, SubtaskPartFiles partFiles, ArchiveLease lease, boolean renewOnWrite) {
         this.files = files;
-        this.finished = finished;
+        this.partFiles = partFiles;
         this.lease = lease;
         this.renewOnWrite = renewOnWrite;
     }
@@ -56,7 +60,7 @@ final class ArchiveSinkWriter
         Collection<FileSinkCommittable> pending = files.prepareCommit();
         List<ArchiveCommittable> committables = new ArrayList<>(pending.size());
         for (FileSinkCommittable c : pending) {
-            FileStats stats = c.hasPendingFile() ? finished.take(c.getBucketId()) : null;
+            FileStats stats = c.hasPendingFile() ? partFiles.takeFinished(c.getBucketId()) : null;
             committables.add(new ArchiveCommittable(c, stats, ArchiveCommittable.UNKNOWN_CHECKPOINT));
         }
         return committables;

@@ -3,7 +3,7 @@ package io.archiver.source;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
 import io.archiver.position.ArchiveOffsetsInitializer;
-import io.archiver.position.PositionStore;
+import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -77,6 +77,6 @@ public final class KafkaSourceFactory {
         if (!config.get(RESUME_FROM_ARCHIVE)) {
             return start;
         }
-        return new ArchiveOffsetsInitializer(new PositionStore(config.sinkPath()), start, config.get(KAFKA_START));
+        return new ArchiveOffsetsInitializer(new PositionRecovery(config.sinkPath()), start, config.get(KAFKA_START));
     }
 }

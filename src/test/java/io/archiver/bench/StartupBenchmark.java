@@ -4,6 +4,7 @@ import io.archiver.audit.ArchiveScanner;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.position.PositionRecord;
+import io.archiver.position.PositionRecovery;
 import io.archiver.position.PositionStore;
 
 import org.apache.flink.configuration.Configuration;
@@ -58,10 +59,10 @@ public final class StartupBenchmark {
             System.out.printf("Archive of %d partitions x %d files ready in %.1f s%n",
                     partitions, filesPerPartition, (System.nanoTime() - setup) / 1e9);
 
-            PositionStore store = new PositionStore(root);
+            PositionRecovery recovery = new PositionRecovery(root);
             List<Result> results = new ArrayList<>();
             results.add(measure("archiver: position records", rounds, counter[0], () -> {
-                Map<TopicPartition, Long> positions = store.resumePositions(tps);
+                Map<TopicPartition, Long> positions = recovery.resumePositions(tps);
                 check(positions.size() == partitions, "positions found: " + positions.size());
                 return positions.size();
             }));

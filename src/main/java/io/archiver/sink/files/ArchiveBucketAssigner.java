@@ -1,6 +1,7 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import io.archiver.config.TimePartitioning;
+import io.archiver.format.ArchiveLayout;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -20,6 +21,11 @@ public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord
 
     @Override
     public String getBucketId(ArchiveRecord record, Context context) {
+        return bucketOf(record);
+    }
+
+    /** The bucket of {@code record}; it depends on the record alone. */
+    String bucketOf(ArchiveRecord record) {
         return ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time);
     }
 

@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;

@@ -21,46 +21,49 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Position records on the local filesystem: how a record becomes a resume position. */
-class PositionStoreTest {
+class PositionRecoveryTest {
 
     @TempDir File dir;
 
     @Test
     void partitionWithoutRecordHasNoResumePosition() throws Exception {
-        assertThat(store().resumePosition("orders", 3)).isEmpty();
+        assertThat(recovery().resumePosition("orders", 3)).isEmpty();
     }
 
     @Test
     void fileWhoseCommitWasCutShortIsCommittedAndThePartitionResumesAfterTheRecord() throws Exception {
-        PositionStore store = store();
-        PositionRecord.PendingFile pending = pendingFile(store, "part-0.jsonl", 100, 149);
+        PositionRecovery recovery = recovery();
+        PositionStore store = recovery.store();
+        PositionRecord.PendingFile pending = pendingFile("part-0.jsonl", 100, 149);
         store.write(new PositionRecord("orders", 0, 150, 7, List.of(pending)));
 
         assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).doesNotExist();
-        assertThat(store.resumePosition("orders", 0)).contains(150L);
+        assertThat(recovery.resumePosition("orders", 0)).contains(150L);
         assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).hasContent("records 100..149");
     }
 
     @Test
     void lostUploadAfterEveryVisibleFileResumesAtItsFirstOffset() throws Exception {
-        PositionStore store = store();
-        PositionRecord.PendingFile visible = committed(store, pendingFile(store, "part-0.jsonl", 100, 149));
-        PositionRecord.PendingFile lost = pendingFile(store, "part-1.jsonl", 150, 199);
+        PositionRecovery recovery = recovery();
+        PositionStore store = recovery.store();
+        PositionRecord.PendingFile visible = committed(recovery, pendingFile("part-0.jsonl", 100, 149));
+        PositionRecord.PendingFile lost = pendingFile("part-1.jsonl", 150, 199);
         deleteUploads();
         store.write(new PositionRecord("orders", 0, 200, 7, List.of(visible, lost)));
 
-        assertThat(store.resumePosition("orders", 0)).contains(150L);
+        assertThat(recovery.resumePosition("orders", 0)).contains(150L);
     }
 
     @Test
     void lostUploadBeforeAVisibleFileFailsNamingBothFiles() throws Exception {
-        PositionStore store = store();
-        PositionRecord.PendingFile lost = pendingFile(store, "part-0.jsonl", 100, 149);
+        PositionRecovery recovery = recovery();
+        PositionStore store = recovery.store();
+        PositionRecord.PendingFile lost = pendingFile("part-0.jsonl", 100, 149);
         deleteUploads();
-        PositionRecord.PendingFile visible = committed(store, pendingFile(store, "part-1.jsonl", 150, 199));
+        PositionRecord.PendingFile visible = committed(recovery, pendingFile("part-1.jsonl", 150, 199));
         store.write(new PositionRecord("orders", 0, 200, 7, List.of(lost, visible)));
 
-        assertThatThrownBy(() -> store.resumePosition("orders", 0))
+        assertThatThrownBy(() -> recovery.resumePosition("orders", 0))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Cannot resume orders-0 exactly")
                 .hasMessageContaining(lost.path())
@@ -70,29 +73,30 @@ class PositionStoreTest {
 
     @Test
     void readingAheadSettlesOnlyRecordsWhoseFilesAreAllVisibleAndCompletesNothing() throws Exception {
-        PositionStore store = store();
-        store.write(new PositionRecord("orders", 0, 150, 7, List.of(committed(store, pendingFile(store, "part-0.jsonl", 100, 149)))));
-        store.write(new PositionRecord("orders", 1, 300, 7, List.of(pendingFile(store, "part-1.jsonl", 250, 299))));
+        PositionRecovery recovery = recovery();
+        PositionStore store = recovery.store();
+        store.write(new PositionRecord("orders", 0, 150, 7, List.of(committed(recovery, pendingFile("part-0.jsonl", 100, 149)))));
+        store.write(new PositionRecord("orders", 1, 300, 7, List.of(pendingFile("part-1.jsonl", 250, 299))));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             assertThat(store.recordedPartitions("orders")).containsExactlyInAnyOrder(0, 1);
             assertThat(store.recordedPartitions("unknown")).isEmpty();
-            assertThat(store.settledPositions(
+            assertThat(recovery.settledPositions(
                     List.of(new TopicPartition("orders", 0), new TopicPartition("orders", 1), new TopicPartition("orders", 2)), pool))
                     .containsExactly(Map.entry(new TopicPartition("orders", 0), 150L));
         } finally {
             pool.shutdownNow();
         }
         assertThat(new File(dir, "topic=orders/partition=0/part-1.jsonl")).doesNotExist();
-        assertThat(store.resumePosition("orders", 1)).contains(300L);
+        assertThat(recovery.resumePosition("orders", 1)).contains(300L);
     }
 
-    private PositionStore store() {
-        return new PositionStore(dir.toURI().toString());
+    private PositionRecovery recovery() {
+        return new PositionRecovery(dir.toURI().toString());
     }
 
     /** Writes a part file up to the point of its commit: pending, not visible. */
-    private PositionRecord.PendingFile pendingFile(PositionStore store, String name, long first, long last) throws IOException {
+    private PositionRecord.PendingFile pendingFile(String name, long first, long last) throws IOException {
         Path target = new Path(new Path(dir.toURI()), "topic=orders/partition=0/" + name);
         RecoverableWriter writer = FileSystem.getLocalFileSystem().createRecoverableWriter();
         RecoverableFsDataOutputStream out = writer.open(target);
@@ -100,14 +104,13 @@ class PositionStoreTest {
         out.write(content);
         RecoverableWriter.CommitRecoverable commit = out.closeForCommit().getRecoverable();
         OutputStreamBasedPendingFileRecoverable pending = new OutputStreamBasedPendingFileRecoverable(commit, target, content.length);
-        return new PositionRecord.PendingFile(
-                target.toString(), first, last, last - first + 1, content.length, store.uploadVersion(), store.serializeUpload(pending));
+        return new PendingUploads(dir.toURI().toString()).pendingFile(pending, first, last, last - first + 1);
     }
 
     /** Commits {@code file} as a completed checkpoint would have. */
-    private static PositionRecord.PendingFile committed(PositionStore store, PositionRecord.PendingFile file) throws IOException {
-        store.write(new PositionRecord("orders", 0, file.lastOffset() + 1, 6, List.of(file)));
-        store.resumePosition("orders", 0);
+    private static PositionRecord.PendingFile committed(PositionRecovery recovery, PositionRecord.PendingFile file) throws IOException {
+        recovery.store().write(new PositionRecord("orders", 0, file.lastOffset() + 1, 6, List.of(file)));
+        recovery.resumePosition("orders", 0);
         return file;
     }
 

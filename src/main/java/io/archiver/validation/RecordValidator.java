@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.validation;
 
 import io.archiver.config.ErrorPolicy;
 import io.archiver.record.ArchiveRecord;

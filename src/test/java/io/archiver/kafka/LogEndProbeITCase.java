@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.kafka;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.testutils.Await;

@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;

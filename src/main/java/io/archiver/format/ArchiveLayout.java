@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.format;
 
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.JsonCompression;

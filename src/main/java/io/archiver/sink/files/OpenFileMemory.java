@@ -1,9 +1,8 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -14,21 +13,19 @@ import java.util.Map;
  * minimumToClose} is to be closed early by the rolling policy: closing writes its buffers out, so memory stays
  * bounded by the budget instead of growing with the checkpoint interval. Files too small to be worth closing
  * (their heap is the writer itself, which the next record would open again) are not closed: when they alone
- * exceed the budget, that is logged once with the fixes. The writer factory, the rolling policy and the sink
- * writer share one instance per subtask (the sink is deserialized as one object graph); used by the task
- * thread only.
+ * exceed the budget, that is logged once with the fixes. One per sink subtask ({@link SubtaskPartFiles}), used
+ * by its task thread only.
  */
-final class OpenFileMemory implements Serializable {
+public final class OpenFileMemory {
 
-    private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(OpenFileMemory.class);
 
     private final long budgetBytes;
     private final long minimumToClose;
-    private transient Map<String, Long> buffered;
-    private transient long total;
-    private transient long closedEarly;
-    private transient boolean warned;
+    private final Map<String, Long> buffered = new HashMap<>();
+    private long total;
+    private long closedEarly;
+    private boolean warned;
 
     /** {@code budgetBytes} 0: no bound, buffers are only tracked. */
     OpenFileMemory(long budgetBytes, long minimumToClose) {
@@ -36,22 +33,15 @@ final class OpenFileMemory implements Serializable {
         this.minimumToClose = minimumToClose;
     }
 
-    private Map<String, Long> buffered() {
-        if (buffered == null) {
-            buffered = new HashMap<>();
-        }
-        return buffered;
-    }
-
     /** The open file of {@code bucket} now buffers {@code bytes}. */
     void update(String bucket, long bytes) {
-        Long before = buffered().put(bucket, bytes);
+        Long before = buffered.put(bucket, bytes);
         total += bytes - (before == null ? 0 : before);
     }
 
     /** The open file of {@code bucket} was closed: its buffers are written out. */
     void release(String bucket) {
-        Long before = buffered().remove(bucket);
+        Long before = buffered.remove(bucket);
         if (before != null) {
             total -= before;
         }
@@ -65,7 +55,7 @@ final class OpenFileMemory implements Serializable {
         if (budgetBytes <= 0 || total <= budgetBytes) {
             return false;
         }
-        Long bytes = buffered().get(bucket);
+        Long bytes = buffered.get(bucket);
         if (bytes == null || bytes * buffered.size() < total) {
             return false;
         }
@@ -89,12 +79,12 @@ final class OpenFileMemory implements Serializable {
     }
 
     /** Bytes the open files buffer together. */
-    long bufferedBytes() {
+    public long bufferedBytes() {
         return total;
     }
 
     /** Files closed early to stay within the budget, since the subtask started. */
-    long filesClosedEarly() {
+    public long filesClosedEarly() {
         return closedEarly;
     }
 }

@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import io.archiver.fs.FileSystemContext;
 

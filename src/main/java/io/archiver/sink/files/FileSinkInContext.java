@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import io.archiver.fs.FileSystemContext;
 
@@ -73,7 +73,7 @@ public final class FileSinkInContext<IN>
      * {@code rolling} (checked every {@code bucketCheckInterval} ms), named by {@code names}; each writer
      * starts and finishes up to {@code uploadThreads} uploads at once.
      */
-    FileSinkInContext(
+    public FileSinkInContext(
             String basePath, BulkWriter.Factory<IN> writers, BucketAssigner<IN, String> buckets,
             CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads) {
         this.files = FileSink.forBulkFormat(new Path(basePath), writers)
@@ -93,33 +93,49 @@ public final class FileSinkInContext<IN>
 
     @Override
     public FileWriterInContext<IN> createWriter(WriterInitContext context) throws IOException {
-        FileSystemContext fs = fileSystem();
-        try (TemporaryClassLoaderContext ignored = fs.enter()) {
-            return writer(context, fs);
-        }
+        return createWriter(context, writers, rolling);
     }
 
     @Override
     public FileWriterInContext<IN> restoreWriter(WriterInitContext context, Collection<FileWriterBucketState> state)
             throws IOException {
+        return restoreWriter(context, state, writers, rolling);
+    }
+
+    /** A writer of part files written by {@code subtaskWriters} and rolled by {@code subtaskRolling}, one subtask's own. */
+    public FileWriterInContext<IN> createWriter(
+            WriterInitContext context, BulkWriter.Factory<IN> subtaskWriters, CheckpointRollingPolicy<IN, String> subtaskRolling)
+            throws IOException {
         FileSystemContext fs = fileSystem();
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
-            FileWriterInContext<IN> writer = writer(context, fs);
+            return writer(context, fs, subtaskWriters, subtaskRolling);
+        }
+    }
+
+    /** {@link #createWriter(WriterInitContext, BulkWriter.Factory, CheckpointRollingPolicy)}, restoring {@code state}. */
+    public FileWriterInContext<IN> restoreWriter(
+            WriterInitContext context, Collection<FileWriterBucketState> state,
+            BulkWriter.Factory<IN> subtaskWriters, CheckpointRollingPolicy<IN, String> subtaskRolling) throws IOException {
+        FileSystemContext fs = fileSystem();
+        try (TemporaryClassLoaderContext ignored = fs.enter()) {
+            FileWriterInContext<IN> writer = writer(context, fs, subtaskWriters, subtaskRolling);
             writer.initializeState(state);
             return writer;
         }
     }
 
-    private FileWriterInContext<IN> writer(WriterInitContext context, FileSystemContext fs) throws IOException {
+    private FileWriterInContext<IN> writer(
+            WriterInitContext context, FileSystemContext fs, BulkWriter.Factory<IN> subtaskWriters,
+            CheckpointRollingPolicy<IN, String> subtaskRolling) throws IOException {
         BackgroundUploads uploads = new BackgroundUploads(recoverableWriter(), fs, uploadThreads);
-        BulkBucketWriter<IN, String> partFiles = new BulkBucketWriter<>(uploads, writers);
+        BulkBucketWriter<IN, String> partFiles = new BulkBucketWriter<>(uploads, subtaskWriters);
         FileWriter<IN> writer = new FileWriter<>(
                 new Path(basePath),
                 context.metricGroup(),
                 buckets,
                 new DefaultFileWriterBucketFactory<>(),
                 partFiles,
-                rolling,
+                subtaskRolling,
                 names,
                 new TimersInContext(context, fs).getProcessingTimeService(),
                 bucketCheckInterval);

@@ -1,6 +1,5 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
-import io.archiver.config.TimePartitioning;
 import io.archiver.format.BufferingBulkWriter;
 import io.archiver.record.ArchiveRecord;
 
@@ -10,10 +9,9 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 import java.io.IOException;
 
 /**
- * Wraps the format's writer factory so that every part file reports, when it is finished, which offsets it
- * holds ({@link FileStats}), and while it is open, how much it buffers in memory ({@link OpenFileMemory}). The
- * file sink and {@link ArchiveSinkWriter} share one instance per subtask (the sink is deserialized as one
- * object graph), so the writer finds the statistics in {@link #finishedFiles()}.
+ * Wraps the format's writer factory of one sink subtask so that every part file reports, when it is finished,
+ * which offsets it holds ({@link FinishedFiles}), and while it is open, how much it buffers in memory ({@link
+ * OpenFileMemory}). Created per subtask by {@link SubtaskPartFiles}, never part of the job graph.
  */
 final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 
@@ -23,35 +21,25 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
     private static final int MEMORY_CHECK_RECORDS = 32;
 
     private final BulkWriter.Factory<ArchiveRecord> format;
-    private final TimePartitioning time;
-    private final OpenFileMemory memory;
-    private transient FinishedFiles finished;
+    private final ArchiveBucketAssigner buckets;
+    private final transient FinishedFiles finished;
+    private final transient OpenFileMemory memory;
 
-    StatsTrackingWriterFactory(BulkWriter.Factory<ArchiveRecord> format, TimePartitioning time, OpenFileMemory memory) {
+    StatsTrackingWriterFactory(
+            BulkWriter.Factory<ArchiveRecord> format, ArchiveBucketAssigner buckets, FinishedFiles finished, OpenFileMemory memory) {
         this.format = format;
-        this.time = time;
+        this.buckets = buckets;
+        this.finished = finished;
         this.memory = memory;
-    }
-
-    OpenFileMemory memory() {
-        return memory;
-    }
-
-    FinishedFiles finishedFiles() {
-        if (finished == null) {
-            finished = new FinishedFiles();
-        }
-        return finished;
     }
 
     @Override
     public BulkWriter<ArchiveRecord> create(FSDataOutputStream out) throws IOException {
-        return new Tracking(format.create(out), finishedFiles());
+        return new Tracking(format.create(out));
     }
 
     private final class Tracking implements BulkWriter<ArchiveRecord> {
         private final BulkWriter<ArchiveRecord> delegate;
-        private final FinishedFiles finished;
         private String topic;
         private int partition;
         private String bucket;
@@ -59,9 +47,8 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
         private long last;
         private long records;
 
-        Tracking(BulkWriter<ArchiveRecord> delegate, FinishedFiles finished) {
+        Tracking(BulkWriter<ArchiveRecord> delegate) {
             this.delegate = delegate;
-            this.finished = finished;
         }
 
         @Override
@@ -70,7 +57,7 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             if (records == 0) {
                 topic = r.getTopic();
                 partition = r.getPartition();
-                bucket = ArchiveLayout.bucket(topic, partition, r.getTimestamp(), time);
+                bucket = buckets.bucketOf(r);
                 first = r.getOffset();
             }
             last = r.getOffset();

@@ -1,7 +1,6 @@
-package io.archiver.sink;
+package io.archiver.kafka;
 
-import io.archiver.audit.LogScanner;
-import io.archiver.position.PositionStore;
+import io.archiver.fs.IoThreads;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -11,7 +10,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,9 +31,8 @@ import java.util.function.Consumer;
  * {@value #TAIL_CHECK} offsets), a read_committed scan from the archived end finds the first record there;
  * none means lag 0, not 1 forever behind the last marker. Longer distances are reported as they are.
  */
-final class LogEndProbe implements Serializable, AutoCloseable {
+public final class LogEndProbe implements AutoCloseable {
 
-    private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(LogEndProbe.class);
     private static final int TIMEOUT_MS = 5_000;
     static final long TAIL_CHECK = 10_000;
@@ -43,17 +40,17 @@ final class LogEndProbe implements Serializable, AutoCloseable {
     private static final int TAIL_FETCH_BYTES = 64 * 1024;
 
     private final Properties client;
-    private transient Admin admin;
-    private transient LogScanner tails;
-    private transient ExecutorService tailChecks;
-    private transient Map<TopicPartition, Long> archivedEnds;
-    private transient Consumer<Map<TopicPartition, Long>> onLags;
-    private transient boolean inFlight;
-    private transient boolean again;
-    private transient boolean closed;
+    private Admin admin;
+    private LogScanner tails;
+    private ExecutorService tailChecks;
+    private Map<TopicPartition, Long> archivedEnds;
+    private Consumer<Map<TopicPartition, Long>> onLags;
+    private boolean inFlight;
+    private boolean again;
+    private boolean closed;
 
     /** {@code client}: bootstrap servers and the source's client properties (security settings included). */
-    LogEndProbe(Properties client) {
+    public LogEndProbe(Properties client) {
         this.client = client;
     }
 
@@ -61,7 +58,7 @@ final class LogEndProbe implements Serializable, AutoCloseable {
      * Measures in the background the lag of the partitions of {@code archivedEnds} (each the offset after its
      * last archived record) and hands it to {@code onLags}.
      */
-    synchronized void refresh(Map<TopicPartition, Long> archivedEnds, Consumer<Map<TopicPartition, Long>> onLags) {
+    public synchronized void refresh(Map<TopicPartition, Long> archivedEnds, Consumer<Map<TopicPartition, Long>> onLags) {
         this.archivedEnds = new HashMap<>(archivedEnds);
         this.onLags = onLags;
         if (inFlight) {
@@ -81,7 +78,7 @@ final class LogEndProbe implements Serializable, AutoCloseable {
         try {
             if (admin == null) {
                 admin = Admin.create(client);
-                tailChecks = Executors.newSingleThreadExecutor(PositionStore.daemon("archive-lag-tails"));
+                tailChecks = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-lag-tails"));
             }
             ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs(TIMEOUT_MS);
             admin.listOffsets(latest, options).all().whenComplete((infos, error) -> {
@@ -165,7 +162,8 @@ final class LogEndProbe implements Serializable, AutoCloseable {
             toClose = admin;
         }
         if (toClose != null) {
-            toClose.close(Duration.ofMillis(TIMEOUT_MS));
+            // a request in flight is monitoring only: a closing task does not wait for it
+            toClose.close(Duration.ZERO);
             // the tail scanner's consumer belongs to the thread that uses it
             tailChecks.execute(() -> {
                 if (tails != null) {

@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import io.archiver.config.ParquetCompression;
 import io.archiver.format.EnvelopeParquetBuilder;
@@ -80,7 +80,7 @@ class OpenFileMemoryTest {
     @Test
     void theRollingPolicyClosesTheFileThatHoldsTooMuchOnItsNextRecordAndOnTheTimer() throws Exception {
         OpenFileMemory memory = new OpenFileMemory(1_000, 0);
-        ArchiveRollingPolicy policy = new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0, memory);
+        ArchiveRollingPolicy policy = new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0).boundedBy(memory);
         memory.update("big", 1_500);
         memory.update("small", 10);
         assertThat(policy.shouldRollOnEvent(part("big"), null)).isTrue();
@@ -91,11 +91,13 @@ class OpenFileMemoryTest {
     }
 
     @Test
-    void parquetPartFilesReportTheirBuffersToTheSubtasksMemory() throws Exception {
-        OpenFileMemory memory = new OpenFileMemory(0, 0);
-        StatsTrackingWriterFactory factory = new StatsTrackingWriterFactory(
+    void parquetPartFilesReportTheirBuffersAndTheirOffsetsToTheirSubtask() throws Exception {
+        SubtaskPartFiles subtask = new PartFiles(
                 new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 3, 8 << 20, 64 * 1024)),
-                io.archiver.config.TimePartitioning.NONE, memory);
+                new ArchiveBucketAssigner(io.archiver.config.TimePartitioning.NONE), new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0), 0, 0)
+                .forSubtask();
+        OpenFileMemory memory = subtask.memory();
+        BulkWriter.Factory<ArchiveRecord> factory = subtask.writers();
         Random random = new Random(7);
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(new Path(dir.resolve("a.parquet").toUri()), FileSystem.WriteMode.OVERWRITE)) {
             BulkWriter<ArchiveRecord> writer = factory.create(out);
@@ -109,6 +111,7 @@ class OpenFileMemoryTest {
             writer.finish();
         }
         assertThat(memory.bufferedBytes()).isZero();
+        assertThat(subtask.takeFinished("topic=t/partition=0")).isEqualTo(new FileStats("t", 0, 0, 999, 1_000));
     }
 
     private static PartFileInfo<String> part(String bucket) {

@@ -1,4 +1,4 @@
-package io.archiver.sink;
+package io.archiver.sink.files;
 
 import io.archiver.fs.FileSystemContext;
 
@@ -21,7 +21,7 @@ import java.util.List;
  * and rolling part files is where the S3 plugin starts its upload threads), over {@link BackgroundUploads}:
  * at the barrier it waits for every part file closed since the last one to finish its upload.
  */
-final class FileWriterInContext<IN>
+public final class FileWriterInContext<IN>
         implements StatefulSinkWriter<IN, FileWriterBucketState>, CommittingSinkWriter<IN, FileSinkCommittable> {
 
     private final FileWriter<IN> files;

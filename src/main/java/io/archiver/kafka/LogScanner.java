@@ -1,4 +1,4 @@
-package io.archiver.audit;
+package io.archiver.kafka;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

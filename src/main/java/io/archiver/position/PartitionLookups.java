@@ -1,0 +1,63 @@
+package io.archiver.position;
+
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/** Runs the per-partition requests of the position records on a pool and waits for them all. */
+final class PartitionLookups {
+
+    private PartitionLookups() {}
+
+    /** Runs {@code lookup} for every partition on {@code pool}; partitions it finds nothing for are left out. */
+    static Map<TopicPartition, Long> perPartition(
+            Collection<TopicPartition> partitions, ExecutorService pool, Lookup lookup) throws IOException {
+        Map<TopicPartition, Future<Optional<Long>>> lookups = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            lookups.put(tp, pool.submit(() -> lookup.of(tp)));
+        }
+        await(new ArrayList<>(lookups.values()));
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        try {
+            for (Map.Entry<TopicPartition, Future<Optional<Long>>> e : lookups.entrySet()) {
+                e.getValue().get().ifPresent(offset -> positions.put(e.getKey(), offset));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while reading archive positions", e);
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause());
+        }
+        return positions;
+    }
+
+    /** A position lookup of one partition. */
+    interface Lookup {
+        Optional<Long> of(TopicPartition tp) throws IOException;
+    }
+
+    static void await(List<? extends Future<?>> futures) throws IOException {
+        try {
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while accessing archive positions", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
+        } finally {
+            futures.forEach(f -> f.cancel(true));
+        }
+    }
+}

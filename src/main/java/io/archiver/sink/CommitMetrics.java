@@ -1,0 +1,77 @@
+package io.archiver.sink;
+
+import io.archiver.kafka.LogEndProbe;
+import io.archiver.sink.files.FileStats;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Commit metrics: per job files, bytes and records committed, commit duration; per partition the last
+ * archived offset and the archive lag ({@link LogEndProbe}: from the first committed record not archived
+ * to the last stable offset, 0 behind a trailing transaction marker).
+ */
+final class CommitMetrics {
+
+    private final MetricGroup group;
+    private final Counter files;
+    private final Counter bytes;
+    private final Counter records;
+    /** Updated by the committer, read when the probe's log ends arrive (on the Kafka client's thread). */
+    private final Map<TopicPartition, PartitionGauges> partitions = new ConcurrentHashMap<>();
+    private volatile long lastCommitMillis;
+
+    CommitMetrics(MetricGroup group) {
+        this.group = group;
+        this.files = group.counter("archivedFiles");
+        this.bytes = group.counter("archivedBytes");
+        this.records = group.counter("archivedRecords");
+        group.gauge("lastCommitDurationMs", () -> lastCommitMillis);
+    }
+
+    void committed(FileStats s, long fileBytes) {
+        files.inc();
+        bytes.inc(fileBytes);
+        records.inc(s.records());
+        PartitionGauges p = partitions.computeIfAbsent(new TopicPartition(s.topic(), s.partition()), tp -> {
+            PartitionGauges gauges = new PartitionGauges();
+            MetricGroup g = group.addGroup("topic", tp.topic()).addGroup("partition", String.valueOf(tp.partition()));
+            g.gauge("lastArchivedOffset", () -> gauges.lastArchived);
+            g.gauge("archiveLag", () -> gauges.lag);
+            return gauges;
+        });
+        p.lastArchived = Math.max(p.lastArchived, s.lastOffset());
+    }
+
+    /** Per partition, the offset after its last archived record. */
+    Map<TopicPartition, Long> archivedEnds() {
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        partitions.forEach((tp, p) -> ends.put(tp, p.lastArchived + 1));
+        return ends;
+    }
+
+    void lags(Map<TopicPartition, Long> lags) {
+        lags.forEach((tp, lag) -> {
+            PartitionGauges p = partitions.get(tp);
+            if (p != null) {
+                p.lag = lag;
+            }
+        });
+    }
+
+    void commitDuration(long millis) {
+        lastCommitMillis = millis;
+    }
+
+    /** What the gauges of one partition read. */
+    private static final class PartitionGauges {
+        volatile long lastArchived = -1;
+        /** Offsets from the first committed record not archived to the last stable offset; -1 until measured. */
+        volatile long lag = -1;
+    }
+}
