@@ -27,7 +27,7 @@ case "${1:-}" in
     [ -f "$JAR" ] && [ -d target/plugins ] || mvn -q -B -DskipTests package
     [ -d target/flink/lib ] || mvn -q -B -f conf/flink/pom.xml dependency:copy-dependencies -DoutputDirectory="$PWD/target/flink/lib"
     mkdir -p "$WORK_DIR"
-    java -cp target/classes io.archiver.local.SessionClusterMain start "$WORK_DIR"
+    java -cp target/test-classes io.archiver.local.SessionClusterMain start "$WORK_DIR"
     ;;
   submit)
     shift

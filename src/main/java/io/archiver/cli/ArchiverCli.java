@@ -1,8 +1,6 @@
 package io.archiver.cli;
 
-import io.archiver.config.ConfigException;
-import io.archiver.job.Preflight.PreflightException;
-import io.archiver.position.ArchiveLease;
+import io.archiver.config.UserFacingError;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "kafka-s3-archiver 0.1.0",
         description = "Archives Kafka topics to S3 exactly once, on Apache Flink.",
-        subcommands = {RunCommand.class, LocalCommand.class, AuditCommand.class, RepairCommand.class, CleanupCommand.class, OptionsCommand.class})
+        subcommands = {RunCommand.class, AuditCommand.class, RepairCommand.class, CleanupCommand.class, OptionsCommand.class})
 public final class ArchiverCli {
 
     /** Exit code of a configuration or precondition error. */
@@ -34,10 +32,15 @@ public final class ArchiverCli {
 
     /** The command line of the archiver, for embedding and tests. */
     public static CommandLine commandLine() {
-        return new CommandLine(new ArchiverCli())
+        return withErrorHandling(new ArchiverCli());
+    }
+
+    /** The command line of {@code command}, printing {@link UserFacingError}s as messages with exit code 2. */
+    public static CommandLine withErrorHandling(Object command) {
+        return new CommandLine(command)
                 .setExecutionExceptionHandler(
                         (e, cmd, parseResult) -> {
-                            if (e instanceof ConfigException || e instanceof PreflightException || e instanceof ArchiveLease.LeaseException) {
+                            if (e instanceof UserFacingError) {
                                 cmd.getErr().println("error: " + e.getMessage());
                                 return CONFIG_ERROR;
                             }

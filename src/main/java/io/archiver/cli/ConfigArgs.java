@@ -10,22 +10,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The configuration file and command-line overrides shared by the commands. */
-final class ConfigArgs {
+public final class ConfigArgs {
 
     @Option(
             names = {"-c", "--config"},
             paramLabel = "FILE",
             description = "YAML configuration file, e.g. conf/archiver.yaml.")
-    Path file;
+    public Path file;
 
     @Option(
             names = {"-D", "--set"},
             paramLabel = "KEY=VALUE",
             description = "Override one option, e.g. -D sink.format=jsonl. Repeatable; wins over the file.")
-    Map<String, String> overrides = new LinkedHashMap<>();
+    public Map<String, String> overrides = new LinkedHashMap<>();
 
     /** Loads the configuration: {@code base} settings, then the file, then the overrides. */
-    ArchiverConfig load(Map<String, String> base) {
+    public ArchiverConfig load(Map<String, String> base) {
         return ConfigLoader.load(base, file, overrides);
     }
 }

@@ -285,38 +285,11 @@ public final class ArchiverConfig {
     }
 
     private static String unknownKeyMessage(String key) {
-        String nearest = null;
-        int best = Integer.MAX_VALUE;
-        for (ConfigOption<?> option : all()) {
-            int d = editDistance(key, option.key());
-            if (d < best) {
-                best = d;
-                nearest = option.key();
-            }
-        }
-        String hint = best <= Math.max(3, key.length() / 4) ? " Did you mean '" + nearest + "'?" : "";
+        String hint = CloseNames.closest(key, all().stream().map(ConfigOption::key).toList())
+                .map(nearest -> " Did you mean '" + nearest + "'?")
+                .orElse("");
         return "Unknown configuration key '" + key + "'." + hint
                 + " Valid keys are listed by the 'options' command; Kafka client properties go under '"
                 + KAFKA_PROPERTIES_PREFIX + "', Flink settings under '" + FLINK_PREFIX + "'.";
     }
-
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
-    }
-
 }

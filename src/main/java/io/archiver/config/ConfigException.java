@@ -1,7 +1,7 @@
 package io.archiver.config;
 
 /** A configuration problem, worded for the operator: it names the key, what was wrong and the fix. */
-public class ConfigException extends IllegalArgumentException {
+public class ConfigException extends IllegalArgumentException implements UserFacingError {
 
     private static final long serialVersionUID = 1L;
 

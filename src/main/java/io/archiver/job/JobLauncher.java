@@ -48,6 +48,17 @@ public final class JobLauncher {
         return env;
     }
 
+    /**
+     * The S3 plugin's AWS client warns through java.util.logging, on the console of any JVM that loads it, that
+     * it has no {@code mime.types} file (it then guesses content types, which the archive does not need).
+     */
+    private static final java.util.logging.Logger MIME_TYPES =
+            java.util.logging.Logger.getLogger("com.amazonaws.services.s3.internal.Mimetypes");
+
+    private static void quietFileSystemLogging() {
+        MIME_TYPES.setLevel(java.util.logging.Level.SEVERE);
+    }
+
     /** True when this JVM runs the job itself (not submitted to a cluster through Flink's client). */
     public static boolean isLocal(StreamExecutionEnvironment env) {
         return env instanceof LocalStreamEnvironment;
@@ -58,6 +69,7 @@ public final class JobLauncher {
      * JVM that runs a job or reads an archive by itself must do too.
      */
     public static void initializeFileSystems(Configuration conf) {
+        quietFileSystemLogging();
         String pluginsDir = System.getenv("FLINK_PLUGINS_DIR");
         if (pluginsDir == null || !new File(pluginsDir).isDirectory()) {
             throw new IllegalStateException(

@@ -1,17 +1,25 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.CloseNames;
+import io.archiver.config.UserFacingError;
 
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +56,7 @@ public final class Preflight {
         try (Admin admin = Admin.create(props)) {
             admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!config.topics().isEmpty()) {
-                admin.describeTopics(config.topics()).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                checkTopics(admin, config.topics(), servers);
             }
         } catch (TimeoutException e) {
             throw new PreflightException(
@@ -56,11 +64,6 @@ public final class Preflight {
                             + KAFKA_BOOTSTRAP_SERVERS.key() + "' and the security settings under 'kafka.properties.'.");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof UnknownTopicOrPartitionException) {
-                throw new PreflightException(
-                        "A topic of '" + KAFKA_TOPICS.key() + "' does not exist on '" + servers + "': "
-                                + cause.getMessage() + " Create the topic or fix '" + KAFKA_TOPICS.key() + "'.");
-            }
             if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
                 throw new PreflightException(
                         "Cannot reach Kafka at '" + servers + "' within " + timeout.toSeconds() + " s. Check '"
@@ -72,6 +75,36 @@ public final class Preflight {
             Thread.currentThread().interrupt();
             throw new PreflightException("Interrupted while checking Kafka.");
         }
+    }
+
+    /** Fails naming every topic of {@code topics} that Kafka does not have, each with a close existing name. */
+    private void checkTopics(Admin admin, List<String> topics, String servers)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> topic : described.entrySet()) {
+            try {
+                topic.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                missing.add(topic.getKey());
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        List<String> named = new ArrayList<>();
+        for (String topic : missing) {
+            named.add("'" + topic + "'" + CloseNames.closest(topic, existing).map(t -> " (did you mean '" + t + "'?)").orElse(""));
+        }
+        throw new PreflightException(String.format(
+                "%s of '%s' %s not exist on '%s': %s. Create %s or fix '%s'.",
+                missing.size() == 1 ? "A topic" : missing.size() + " topics", KAFKA_TOPICS.key(),
+                missing.size() == 1 ? "does" : "do", servers, String.join(", ", named),
+                missing.size() == 1 ? "it" : "them", KAFKA_TOPICS.key()));
     }
 
     void checkSink(String root) {
@@ -101,7 +134,7 @@ public final class Preflight {
     }
 
     /** A precondition of the job that does not hold; the message says what to fix. */
-    public static final class PreflightException extends RuntimeException {
+    public static final class PreflightException extends RuntimeException implements UserFacingError {
         private static final long serialVersionUID = 1L;
 
         PreflightException(String message) {

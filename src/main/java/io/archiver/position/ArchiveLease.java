@@ -1,5 +1,7 @@
 package io.archiver.position;
 
+import io.archiver.config.UserFacingError;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -176,7 +178,7 @@ public final class ArchiveLease implements Serializable {
     }
 
     /** The archive is leased by another run. */
-    public static final class LeaseException extends IOException {
+    public static final class LeaseException extends IOException implements UserFacingError {
         private static final long serialVersionUID = 1L;
 
         LeaseException(String message) {

@@ -32,7 +32,7 @@ import java.util.concurrent.Executors;
  * congruent to the one it met first, modulo the readers (the filter runs chained to them). Only positions
  * settled by reading alone are kept (no record, or a record whose files are all visible). A partition whose
  * first record arrives before the read-ahead is done, one the guess missed, or one whose record lists a file
- * whose commit must be completed is looked up then, as before. Reading ahead is safe because only this job
+ * whose commit must be completed is looked up when that record arrives. Reading ahead is safe because only this job
  * writes the positions of its partitions, and only for records that have passed this filter: a position read
  * ahead cannot change before its partition's first record gets here, and is not used after.
  */

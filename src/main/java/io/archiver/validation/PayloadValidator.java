@@ -5,8 +5,10 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,6 +51,29 @@ public final class PayloadValidator {
         return p;
     }
 
+    /** Where in the payload the parser stopped (a byte offset from 0), never the bytes themselves. */
+    private static String position(JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        return at == null || at.getByteOffset() < 0 ? "position unknown" : "near byte offset " + at.getByteOffset();
+    }
+
+    private static String kind(JsonProcessingException e) {
+        String message = e.getOriginalMessage();
+        if (message == null) {
+            return "malformed";
+        }
+        if (message.startsWith("Unrecognized token")) {
+            return "unrecognized token";
+        }
+        if (message.startsWith("Unexpected character")) {
+            return "unexpected character";
+        }
+        if (message.startsWith("Invalid UTF-8")) {
+            return "invalid UTF-8";
+        }
+        return "malformed";
+    }
+
     private String problem(String what, byte[] bytes, PayloadFormat format) {
         if (bytes == null || format == PayloadFormat.BYTES) {
             return null;
@@ -70,10 +95,13 @@ public final class PayloadValidator {
                 return what + " holds more than one JSON value (format json)";
             }
             return null;
+        } catch (JsonEOFException e) {
+            return what + " is not valid JSON (format json): it ends inside a value, " + position(e);
         } catch (JsonProcessingException e) {
-            return what + " is not valid JSON (format json): " + e.getOriginalMessage();
+            // the parser's own message quotes the payload: only the kind of error and where it is
+            return what + " is not valid JSON (format json): " + kind(e) + ", " + position(e);
         } catch (IOException e) {
-            return what + " could not be read as JSON: " + e.getMessage();
+            return what + " could not be read as JSON (" + e.getClass().getSimpleName() + ")";
         }
     }
 }

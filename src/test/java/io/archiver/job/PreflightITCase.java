@@ -34,12 +34,16 @@ class PreflightITCase {
     }
 
     @Test
-    void unknownTopicIsReported() {
-        ArchiverConfig config = config("no-such-topic", Map.of());
+    void unknownTopicsAreEachNamedWithACloseExistingName() throws Exception {
+        String existing = existingTopic();
+        String typo = existing.replaceFirst("preflight", "prefligth");
+        ArchiverConfig config = config(existing, Map.of("kafka.topics", existing + "," + typo + ",no-such-topic-at-all"));
         assertThatThrownBy(() -> preflight.check(config))
                 .isInstanceOf(PreflightException.class)
-                .hasMessageContaining("does not exist")
-                .hasMessageContaining("kafka.topics");
+                .hasMessageContaining("2 topics of 'kafka.topics' do not exist")
+                .hasMessageContaining("'" + typo + "' (did you mean '" + existing + "'?)")
+                .hasMessageContaining("'no-such-topic-at-all'")
+                .hasMessageNotContaining("'" + existing + "',");
     }
 
     @Test

@@ -24,11 +24,11 @@ import java.util.concurrent.Executors;
  *
  * <p>Flink's S3 writer starts a multipart upload when a file opens and uploads its last part when it closes,
  * both in the caller's thread: with one file per partition per checkpoint, a subtask of many partitions
- * spent most of its time waiting for those round trips in turn. Here a file is written to the moment it is
+ * would spend most of its time waiting for those round trips in turn. Here a file is written to the moment it is
  * opened (bytes wait in memory until its upload has started, {@link BackgroundUploadStream}), and a file
  * closed at the barrier or by a roll finishes in the background; {@link #awaitClosed()} is the one wait, at
  * the barrier ({@link FileWriterInContext#prepareCommit()}), so every committable the writer hands on holds
- * a finished upload and a failed one fails the checkpoint as before.
+ * a finished upload and a failed upload fails the checkpoint.
  *
  * <p>A {@link PendingUpload} (the commit handle of a file still finishing) serializes as the file system's
  * handle it completes to; the writer hands on only those ({@link FileWriterInContext}), and

@@ -6,6 +6,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +47,13 @@ public final class EmbeddedKafka implements AutoCloseable {
                         .setConfigProp("transaction.state.log.min.isr", "1")
                         .setDeleteOnClose(baseDir == null)
                         .build();
-        cluster.format();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream())); // format() prints its bootstrap metadata there
+        try {
+            cluster.format();
+        } finally {
+            System.setOut(stdout);
+        }
         cluster.startup();
         cluster.waitForReadyBrokers();
         return new EmbeddedKafka(cluster);

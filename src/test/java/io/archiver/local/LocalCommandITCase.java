@@ -1,4 +1,4 @@
-package io.archiver.cli;
+package io.archiver.local;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +31,7 @@ class LocalCommandITCase {
         command.addAll(List.of(
                 "-Xmx1g",
                 "-cp", System.getProperty("java.class.path"),
-                ArchiverCli.class.getName(), "local", "--once",
+                LocalCommand.class.getName(), "--once",
                 "--records", "1500", "--partitions", "3",
                 "--s3-port", "0", "--ui-port", "0",
                 "--work-dir", workDir.toString(), "--timeout", "PT2M"));

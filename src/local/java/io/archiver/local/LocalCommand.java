@@ -1,13 +1,13 @@
-package io.archiver.cli;
+package io.archiver.local;
 
 import io.archiver.audit.ArchiveVerifier;
 import io.archiver.audit.IncompleteUploads;
 import io.archiver.audit.PartitionReport;
 import io.archiver.audit.VerificationReport;
+import io.archiver.cli.ArchiverCli;
+import io.archiver.cli.ConfigArgs;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
-import io.archiver.local.LocalStack;
-import io.archiver.local.SampleData;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.core.execution.JobClient;
@@ -29,10 +29,16 @@ import static io.archiver.config.ArchiverOptions.JOB_NAME;
 /**
  * Runs the archiver on an embedded local stack: a real Kafka broker and a real S3-compatible server on
  * 127.0.0.1, a demo topic with sample records, and the archiver in a local Flink with its web UI. Prints
- * what was archived, then keeps running until Ctrl-C (or stops at once with {@code --once}).
+ * what was archived, then keeps running until Ctrl-C (or stops at once with {@code --once}). Development
+ * tooling: built with the tests ({@code src/local}), never part of the job jar.
  */
 @Command(name = "local", mixinStandardHelpOptions = true, description = "Run the archiver on an embedded Kafka + S3 + Flink stack.")
-final class LocalCommand implements java.util.concurrent.Callable<Integer> {
+public final class LocalCommand implements java.util.concurrent.Callable<Integer> {
+
+    public static void main(String[] args) {
+        System.exit(ArchiverCli.withErrorHandling(new LocalCommand()).execute(args));
+    }
+
 
     @Option(names = "--records", defaultValue = "10000", description = "Sample records to produce (default ${DEFAULT-VALUE}).")
     int records;
@@ -76,7 +82,7 @@ final class LocalCommand implements java.util.concurrent.Callable<Integer> {
             out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
                     stack.kafka().bootstrapServers(), records, topic, partitions);
             out.printf("S3 at %s, bucket '%s' (access key %s).%n",
-                    stack.s3().endpoint(), LocalStack.BUCKET, io.archiver.local.EmbeddedS3.ACCESS_KEY);
+                    stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
             ArchiverConfig cfg = config.load(stack.archiverSettings(topic, uiPort));
             job = JobLauncher.environment(cfg).executeAsync(cfg.get(JOB_NAME));
             out.printf("Archiver job %s running; Flink web UI at http://localhost:%d%n", job.getJobID(), uiPort);
