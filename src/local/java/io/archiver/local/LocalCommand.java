@@ -6,6 +6,7 @@ import io.archiver.audit.PartitionReport;
 import io.archiver.audit.VerificationReport;
 import io.archiver.cli.ArchiverCli;
 import io.archiver.cli.ConfigArgs;
+import io.archiver.cli.DefaultLogging;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
@@ -36,6 +37,7 @@ import static io.archiver.config.ArchiverOptions.JOB_NAME;
 public final class LocalCommand implements java.util.concurrent.Callable<Integer> {
 
     public static void main(String[] args) {
+        DefaultLogging.useUnlessConfigured();
         System.exit(ArchiverCli.withErrorHandling(new LocalCommand()).execute(args));
     }
 

@@ -22,6 +22,7 @@ public final class ArchiverCli {
     static final int CONFIG_ERROR = 2;
 
     public static void main(String[] args) {
+        DefaultLogging.useUnlessConfigured();
         int code = commandLine().execute(args);
         // A job that ran in this JVM leaves non-daemon threads behind (Flink's S3 client pool): end the
         // JVM. Under `flink run` the client (or the JobManager, in application mode) owns the JVM.

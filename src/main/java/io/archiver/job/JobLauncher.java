@@ -13,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
 import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
@@ -32,6 +33,14 @@ public final class JobLauncher {
      * preflight.timeout} is 0) and with the archive's lease taken for this run ({@link ArchiveLease}).
      */
     public static StreamExecutionEnvironment environment(ArchiverConfig config) throws IOException, InterruptedException {
+        return launch(config, notice -> {}).environment();
+    }
+
+    /**
+     * {@link #environment}, also telling {@code notices} what the person who submits it waits for (the lease of
+     * a job that still holds the archive), and returning this run's lease.
+     */
+    public static Launch launch(ArchiverConfig config, Consumer<String> notices) throws IOException, InterruptedException {
         Configuration conf = JobSettings.of(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         if (env instanceof LocalStreamEnvironment) {
@@ -43,20 +52,33 @@ public final class JobLauncher {
         }
         ArchiveLease lease = new ArchiveLease(
                 config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
-        lease.acquire();
+        if (isLocal(env)) {
+            lease.acquire(ArchiveLease.EndedJobs.UNKNOWN, notices);
+        } else {
+            try (ClusterJobs cluster = new ClusterJobs(env.getConfiguration())) {
+                lease.acquire(cluster, notices);
+            }
+        }
         ArchiverJob.build(env, config, lease);
-        return env;
+        return new Launch(env, lease);
     }
+
+    /** An environment with the archiver's dataflow, and the lease its run holds. */
+    public record Launch(StreamExecutionEnvironment environment, ArchiveLease lease) {}
 
     /**
      * The S3 plugin's AWS client warns through java.util.logging, on the console of any JVM that loads it, that
-     * it has no {@code mime.types} file (it then guesses content types, which the archive does not need).
+     * it has no {@code mime.types} file (it then guesses content types, which the archive does not need), and
+     * prints a stack trace announcing its own end of support, which Flink's plugin and not the archiver chose.
      */
     private static final java.util.logging.Logger MIME_TYPES =
             java.util.logging.Logger.getLogger("com.amazonaws.services.s3.internal.Mimetypes");
 
     private static void quietFileSystemLogging() {
         MIME_TYPES.setLevel(java.util.logging.Level.SEVERE);
+        if (System.getProperty("aws.java.v1.disableDeprecationAnnouncement") == null) {
+            System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
+        }
     }
 
     /** True when this JVM runs the job itself (not submitted to a cluster through Flink's client). */

@@ -14,6 +14,7 @@ import java.io.Serializable;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Keeps two jobs from writing one archive: {@code <root>/_archiver/lease.json} names the run (one job
@@ -22,6 +23,10 @@ import java.util.Optional;
  * ({@link #checkOwner}). A second job fails at start while the owner renews; a lease not renewed for the
  * lease timeout is taken over, and the old owner, should it come back, is fenced: its next renewal or
  * commit fails before anything becomes visible.
+ *
+ * <p>The sink's writers name their Flink job in the lease ({@link #forJob}). A run that finds the lease held
+ * by a job its cluster reports ended (stopped with a savepoint, cancelled, finished, failed) takes it at once
+ * instead of waiting for it to expire ({@link EndedJobs}).
  */
 public final class ArchiveLease implements Serializable {
 
@@ -34,13 +39,25 @@ public final class ArchiveLease implements Serializable {
     private final String runId;
     private final String jobName;
     private final long timeoutMillis;
+    /** The Flink job of the writers that renew through this copy; empty for the run's client. */
+    private final String flinkJob;
     private transient long lastRenewal;
 
     public ArchiveLease(String root, String runId, String jobName, Duration timeout) {
+        this(root, runId, jobName, timeout.toMillis(), "");
+    }
+
+    private ArchiveLease(String root, String runId, String jobName, long timeoutMillis, String flinkJob) {
         this.root = root;
         this.runId = runId;
         this.jobName = jobName;
-        this.timeoutMillis = timeout.toMillis();
+        this.timeoutMillis = timeoutMillis;
+        this.flinkJob = flinkJob;
+    }
+
+    /** This run's lease as renewed by a sink writer of the Flink job {@code jobId}, which it names in the lease. */
+    public ArchiveLease forJob(String jobId) {
+        return new ArchiveLease(root, runId, jobName, timeoutMillis, jobId);
     }
 
     public Path path() {
@@ -51,31 +68,51 @@ public final class ArchiveLease implements Serializable {
         return runId;
     }
 
-    /**
-     * Takes the lease for this run. Free or expired: taken at once. Held by another run and renewed less
-     * than the lease timeout ago: watched until it is renewed (another job is alive: fails) or expires.
-     */
+    /** {@link #acquire(EndedJobs, Consumer)} where no cluster can tell which jobs ended, telling nobody. */
     public void acquire() throws IOException, InterruptedException {
+        acquire(EndedJobs.UNKNOWN, notice -> {});
+    }
+
+    /**
+     * Takes the lease for this run. Free or expired: taken at once; held by a Flink job that {@code ended}
+     * reports ended: taken at once. Held by another run and renewed less than the lease timeout ago: watched
+     * until it is renewed (another job is alive: fails), its job ends, or it expires; {@code notices} is told
+     * who holds it and how long this run waits at most.
+     */
+    public void acquire(EndedJobs ended, Consumer<String> notices) throws IOException, InterruptedException {
         Optional<Holder> current = read();
         if (current.isPresent() && !current.get().owner.equals(runId)) {
             Holder held = current.get();
             long age = System.currentTimeMillis() - held.renewedAt;
-            if (age < timeoutMillis) {
-                LOG.info("The archive {} is leased by run {} of '{}' on {}, renewed {} ms ago; waiting up to {} ms for it to expire",
-                        root, held.owner, held.job, held.host, age, timeoutMillis - age);
-                awaitExpiry(held);
+            Optional<String> end = ended.endState(held.flinkJob);
+            if (age < timeoutMillis && end.isEmpty()) {
+                String waiting = String.format(
+                        "The archive %s is leased by %s, renewed %d ms ago; waiting up to %d s for that job to end or its lease to expire",
+                        root, held.describe(), age, (timeoutMillis - age + 999) / 1000);
+                LOG.info(waiting);
+                notices.accept(waiting);
+                end = awaitEndOrExpiry(held, ended);
             }
-            LOG.warn("Taking over the archive {} from run {} of '{}' on {} (lease not renewed for {} ms)",
-                    root, held.owner, held.job, held.host, System.currentTimeMillis() - held.renewedAt);
+            if (end.isPresent()) {
+                LOG.info("Taking over the archive {} from {}: its Flink job {} is {}", root, held.describe(), held.flinkJob, end.get());
+            } else {
+                LOG.warn("Taking over the archive {} from {} (lease not renewed for {} ms)",
+                        root, held.describe(), System.currentTimeMillis() - held.renewedAt);
+            }
         }
         write();
         LOG.info("Run {} holds the lease of the archive {} ({}; timeout {} ms)", runId, root, path(), timeoutMillis);
     }
 
-    private void awaitExpiry(Holder held) throws IOException, InterruptedException {
+    /** Waits until the holder's job ends (its end state) or its lease expires (empty); fails if it is renewed. */
+    private Optional<String> awaitEndOrExpiry(Holder held, EndedJobs ended) throws IOException, InterruptedException {
         long deadline = held.renewedAt + timeoutMillis;
         while (System.currentTimeMillis() < deadline) {
             Thread.sleep(POLL_MILLIS);
+            Optional<String> end = ended.endState(held.flinkJob);
+            if (end.isPresent()) {
+                return end;
+            }
             Optional<Holder> now = read();
             if (now.isPresent() && (now.get().renewedAt != held.renewedAt || !now.get().owner.equals(held.owner))) {
                 Holder live = now.get();
@@ -85,6 +122,7 @@ public final class ArchiveLease implements Serializable {
                                 + "its own sink.path.", root, live.owner, live.job, live.host, path()));
             }
         }
+        return Optional.empty();
     }
 
     /** Renews the lease if a quarter of the timeout passed since this subtask last did; fails if fenced. */
@@ -118,6 +156,9 @@ public final class ArchiveLease implements Serializable {
         n.put("host", host());
         n.put("renewed_at", System.currentTimeMillis());
         n.put("timeout_ms", timeoutMillis);
+        if (!flinkJob.isEmpty()) {
+            n.put("flink_job", flinkJob);
+        }
         MetadataObjects.write(path(), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n));
     }
 
@@ -132,7 +173,7 @@ public final class ArchiveLease implements Serializable {
             throw new IOException("Unreadable archive lease " + path + ": remove it if no archiver job runs on " + root);
         }
         return Optional.of(new Holder(n.path("owner").asText(), n.path("job").asText(), n.path("host").asText(),
-                n.path("renewed_at").asLong(), n.path("timeout_ms").asLong(timeoutMillis)));
+                n.path("renewed_at").asLong(), n.path("timeout_ms").asLong(timeoutMillis), n.path("flink_job").asText("")));
     }
 
     private static String host() {
@@ -149,7 +190,7 @@ public final class ArchiveLease implements Serializable {
      */
     public Optional<String> liveHolder() throws IOException {
         return read().filter(h -> !h.owner.equals(runId) && System.currentTimeMillis() - h.renewedAt < h.timeoutMillis)
-                .map(h -> "run " + h.owner + " of '" + h.job + "' on " + h.host);
+                .map(Holder::describe);
     }
 
     /** Gives the lease up if this run holds it, so that the next job need not wait for it to expire. */
@@ -160,21 +201,26 @@ public final class ArchiveLease implements Serializable {
         }
     }
 
-    /** Who holds the lease, as read from the lease object. */
-    private static final class Holder {
-        final String owner;
-        final String job;
-        final String host;
-        final long renewedAt;
-        final long timeoutMillis;
+    /** Who holds the lease, as read from the lease object; {@code flinkJob} empty until a writer renewed it. */
+    private record Holder(String owner, String job, String host, long renewedAt, long timeoutMillis, String flinkJob) {
 
-        Holder(String owner, String job, String host, long renewedAt, long timeoutMillis) {
-            this.owner = owner;
-            this.job = job;
-            this.host = host;
-            this.renewedAt = renewedAt;
-            this.timeoutMillis = timeoutMillis;
+        String describe() {
+            return "run " + owner + " of '" + job + "'" + (flinkJob.isEmpty() ? "" : " (Flink job " + flinkJob + ")") + " on " + host;
         }
+    }
+
+    /** Which Flink jobs have ended, as far as the cluster a run is submitted to can tell. */
+    @FunctionalInterface
+    public interface EndedJobs {
+
+        /** No cluster to ask: no job is known to have ended. */
+        EndedJobs UNKNOWN = job -> Optional.empty();
+
+        /**
+         * The terminal state (e.g. FINISHED, CANCELED) of Flink job {@code jobId}, empty when it runs, is
+         * unknown to the cluster or the cluster cannot be asked; {@code jobId} may be empty (not named yet).
+         */
+        Optional<String> endState(String jobId);
     }
 
     /** The archive is leased by another run. */

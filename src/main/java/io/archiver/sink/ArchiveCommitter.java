@@ -19,9 +19,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,8 +33,9 @@ import java.util.concurrent.Future;
  * Commits one checkpoint's part files. It first checks that this job still holds the archive's lease
  * ({@link ArchiveLease}). Before any file becomes visible it writes, per partition, the
  * {@link PositionRecord} that names the files and the offset after them; then the file sink's committer
- * completes the uploads; then every committed file gets an INFO line and the commit metrics move. A crash
- * between the two steps leaves records whose files a stateless start completes ({@link PositionStore}).
+ * completes the uploads; then the commit gets an INFO line (a DEBUG line per file) and the commit metrics
+ * move. A crash between the two steps leaves records whose files a stateless start completes
+ * ({@link io.archiver.position.PositionRecovery}).
  */
 final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
@@ -71,24 +74,39 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             delegated.add(new Request(r));
         }
         commitFiles(delegated);
+        long files = 0;
+        long records = 0;
+        long bytes = 0;
+        long checkpoint = ArchiveCommittable.UNKNOWN_CHECKPOINT;
+        Set<TopicPartition> partitions = new HashSet<>();
         for (Request r : delegated) {
             ArchiveCommittable c = r.request.getCommittable();
             if (r.settled || !c.file().hasPendingFile()) {
                 continue;
             }
-            long bytes = c.file().getPendingFile().getSize();
+            long fileBytes = c.file().getPendingFile().getSize();
             FileStats s = c.stats();
+            files++;
+            bytes += fileBytes;
+            checkpoint = Math.max(checkpoint, c.checkpointId());
             if (s == null) {
-                LOG.info("Committed {}: {} bytes, checkpoint {} (restored from a version without offsets)",
-                        c.file().getPendingFile().getPath(), bytes, c.checkpointId());
+                LOG.debug("Committed {}: {} bytes, checkpoint {} (restored from a version without offsets)",
+                        c.file().getPendingFile().getPath(), fileBytes, c.checkpointId());
                 continue;
             }
-            LOG.info("Committed {}: topic={} partition={} offsets={}..{} records={} bytes={} checkpoint={}",
+            LOG.debug("Committed {}: topic={} partition={} offsets={}..{} records={} bytes={} checkpoint={}",
                     c.file().getPendingFile().getPath(), s.topic(), s.partition(), s.firstOffset(), s.lastOffset(),
-                    s.records(), bytes, c.checkpointId());
-            metrics.committed(s, bytes);
+                    s.records(), fileBytes, c.checkpointId());
+            records += s.records();
+            partitions.add(new TopicPartition(s.topic(), s.partition()));
+            metrics.committed(s, fileBytes);
         }
-        metrics.commitDuration((System.nanoTime() - start) / 1_000_000);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        if (files > 0) {
+            LOG.info("Committed checkpoint {}: {} files, {} records of {} partitions, {} bytes, in {} ms",
+                    checkpoint, files, records, partitions.size(), bytes, millis);
+        }
+        metrics.commitDuration(millis);
         logEnds.refresh(metrics.archivedEnds(), metrics::lags);
     }
 

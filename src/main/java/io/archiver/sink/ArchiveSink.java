@@ -98,7 +98,8 @@ public final class ArchiveSink
         OpenFileMemory memory = subtask.memory();
         context.metricGroup().gauge("partFilesBufferedBytes", memory::bufferedBytes);
         context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);
-        return new ArchiveSinkWriter(fileWriter, subtask, lease, bounded);
+        ArchiveLease jobLease = lease.forJob(context.getJobInfo().getJobId().toHexString());
+        return new ArchiveSinkWriter(fileWriter, subtask, jobLease, bounded);
     }
 
     @Override

@@ -33,6 +33,9 @@ class ShadedJarITCase {
             assertThat(jf.getEntry("org/apache/flink/connector/file/sink/FileSink.class")).isNull();
             assertThat(jf.getEntry("kafka/server/BrokerServer.class")).isNull();
             assertThat(jf.getEntry("org/gaul/s3proxy/S3Proxy.class")).isNull();
+            // development tooling: the local stack and the benchmarks build with the tests
+            assertThat(jf.stream().filter(e -> e.getName().startsWith("io/archiver/local/") || e.getName().startsWith("io/archiver/bench/")))
+                    .isEmpty();
             assertThat(jf.getEntry("org/slf4j/Logger.class")).isNull();
         }
     }

@@ -1,6 +1,8 @@
 package io.archiver.sink;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobInfo;
+import org.apache.flink.api.common.JobInfoImpl;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.TaskInfoImpl;
 import org.apache.flink.api.common.operators.MailboxExecutor;
@@ -26,6 +28,8 @@ import java.util.function.Consumer;
  * go nowhere, and timers are never fired (files roll on size and at the barrier only).
  */
 final class SinkContexts {
+
+    static final JobInfo JOB = new JobInfoImpl(new JobID(), "archive sink test");
 
     private SinkContexts() {}
 
@@ -88,7 +92,7 @@ final class SinkContexts {
 
             @Override
             public JobInfo getJobInfo() {
-                throw new UnsupportedOperationException();
+                return JOB;
             }
 
             @Override
