@@ -141,7 +141,9 @@ class SessionClusterITCase {
         io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 0, 3_000);
         io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), added, 2, 0, 1_000);
 
-        String v1 = cluster.submit(jar(), args(topic, root, 1));
+        // a lease that outlives the test's patience: the upgraded job must not wait for it to expire
+        String[] v1Args = withLongLease(args(topic, root, 1));
+        String v1 = cluster.submit(jar(), v1Args);
         ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
         Await.until("version 1 archived its topic", Duration.ofMinutes(2), () -> counter.count() >= 3_000);
         io.archiver.testutils.TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 3_000, 2_000);
@@ -150,7 +152,11 @@ class SessionClusterITCase {
 
         List<String> v2Args = new ArrayList<>(List.of(args(topic + "," + added, root, 2)));
         v2Args.addAll(List.of("-D", "sink.roll.inactivity=30 s", "-D", "sink.time-partitioning=hour"));
-        String v2 = cluster.submitFrom(savepoint, jar(), v2Args.toArray(new String[0]));
+        long submitted = System.nanoTime();
+        String v2 = cluster.submitFrom(savepoint, jar(), withLongLease(v2Args.toArray(new String[0])));
+        assertThat(Duration.ofNanos(System.nanoTime() - submitted))
+                .as("the upgraded job takes the lease of the stopped one at once, not after its %s timeout", LONG_LEASE)
+                .isLessThan(Duration.ofSeconds(40));
         List<ArchiveRecord> inKafka = new ArrayList<>(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
         inKafka.addAll(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), added));
         Await.until("both topics archived after the upgrade", Duration.ofMinutes(3), () -> counter.count() >= inKafka.size());
@@ -200,6 +206,14 @@ class SessionClusterITCase {
             "-D", "preflight.timeout=20 s",
             "-D", "fencing.lease-timeout=5 s"
         };
+    }
+
+    private static final String LONG_LEASE = "90 s";
+
+    private static String[] withLongLease(String[] args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("-D", "fencing.lease-timeout=" + LONG_LEASE));
+        return all.toArray(new String[0]);
     }
 
     private static Path jar() {
