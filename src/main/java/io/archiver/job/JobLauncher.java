@@ -48,7 +48,7 @@ public final class JobLauncher {
         }
         Duration preflight = config.get(PREFLIGHT_TIMEOUT);
         if (!preflight.isZero()) {
-            new Preflight(preflight).check(config);
+            new Preflight(preflight, Configuration.fromMap(env.getConfiguration().toMap())).check(config);
         }
         ArchiveLease lease = new ArchiveLease(
                 config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());

@@ -3,7 +3,10 @@ package io.archiver.job;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.CloseNames;
 import io.archiver.config.UserFacingError;
+import io.archiver.fs.IoThreads;
+import io.archiver.fs.ProbeFileSystems;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -13,20 +16,28 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
 import static io.archiver.config.ArchiverOptions.KAFKA_TOPICS;
+import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
 import static io.archiver.config.ArchiverOptions.SINK_PATH;
 
 /**
@@ -37,10 +48,15 @@ import static io.archiver.config.ArchiverOptions.SINK_PATH;
  */
 public final class Preflight {
 
-    private final Duration timeout;
+    private static final Pattern ERROR_CODE = Pattern.compile("Error Code: (\\w+)");
 
-    public Preflight(Duration timeout) {
+    private final Duration timeout;
+    private final Configuration fileSystems;
+
+    /** Checks answering within {@code timeout} each; the archive's file system configured as {@code fileSystems} says. */
+    public Preflight(Duration timeout, Configuration fileSystems) {
         this.timeout = timeout;
+        this.fileSystems = fileSystems;
     }
 
     public void check(ArchiverConfig config) {
@@ -82,14 +98,14 @@ public final class Preflight {
             throws ExecutionException, InterruptedException, TimeoutException {
         Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
         List<String> missing = new ArrayList<>();
-        for (Map.Entry<String, KafkaFuture<TopicDescription>> topic : described.entrySet()) {
+        for (String topic : topics) {
             try {
-                topic.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                described.get(topic).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw e;
                 }
-                missing.add(topic.getKey());
+                missing.add(topic);
             }
         }
         if (missing.isEmpty()) {
@@ -107,20 +123,71 @@ public final class Preflight {
                 missing.size() == 1 ? "it" : "them", KAFKA_TOPICS.key()));
     }
 
+    /**
+     * Writes and deletes a hidden object under the archive root with a file system that does not retry
+     * ({@link ProbeFileSystems}), within the timeout: a refused credential, a missing bucket or an endpoint
+     * that does not answer fail here, each with what to check.
+     */
     void checkSink(String root) {
         Path probe = new Path(root + "/_archiver/preflight-" + UUID.randomUUID());
+        ExecutorService thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-preflight"));
+        Future<?> write = thread.submit(() -> {
+            probeWrite(probe);
+            return null;
+        });
         try {
-            FileSystem fs = probe.getFileSystem();
+            write.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new PreflightException(
+                    "The archive at '" + root + "' did not answer within " + timeout.toSeconds() + " s. Check the S3 endpoint "
+                            + "(s3.endpoint) and that this machine reaches it, or raise '" + PREFLIGHT_TIMEOUT.key() + "'.");
+        } catch (ExecutionException e) {
+            throw new PreflightException(sinkProblem(root, e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PreflightException("Interrupted while checking the archive.");
+        } finally {
+            write.cancel(true);
+            thread.shutdownNow();
+        }
+    }
+
+    private void probeWrite(Path probe) throws IOException {
+        Optional<FileSystem> own = ProbeFileSystems.withoutRetries(probe.toUri(), fileSystems, timeout);
+        FileSystem fs = own.isPresent() ? own.get() : probe.getFileSystem();
+        try {
             try (FSDataOutputStream out = fs.create(probe, FileSystem.WriteMode.OVERWRITE)) {
                 out.write("preflight".getBytes(StandardCharsets.UTF_8));
             }
             fs.delete(probe, false);
-        } catch (Exception e) {
-            throw new PreflightException(
-                    "Cannot write to the archive at '" + root + "': " + rootCause(e)
-                            + ". Check that the bucket exists, that the credentials (s3.access-key/s3.secret-key or the"
-                            + " instance role) may write there, and '" + SINK_PATH.key() + "'.");
+        } finally {
+            own.ifPresent(ProbeFileSystems::close);
         }
+    }
+
+    private static String sinkProblem(String root, Throwable failure) {
+        String cause = rootCause(failure);
+        Matcher code = ERROR_CODE.matcher(cause);
+        String errorCode = code.find() ? code.group(1) : "";
+        if (cause.contains("Status Code: 403") || errorCode.equals("AccessDenied") || errorCode.equals("SignatureDoesNotMatch")
+                || errorCode.equals("InvalidAccessKeyId") || hasCause(failure, java.nio.file.AccessDeniedException.class)) {
+            return "The credentials may not write to the archive at '" + root + "': S3 answered 403"
+                    + (errorCode.isEmpty() ? "" : " (" + errorCode + ")") + ". Check s3.access-key and s3.secret-key (as flink.s3.* "
+                    + "for a job started with java, in the cluster's configuration for a cluster), or the role the job runs "
+                    + "with, and that they may write under '" + SINK_PATH.key() + "'.";
+        }
+        return "Cannot write to the archive at '" + root + "': " + cause
+                + ". Check that the bucket exists, that the credentials (s3.access-key/s3.secret-key or the"
+                + " instance role) may write there, and '" + SINK_PATH.key() + "'.";
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootCause(Throwable e) {

@@ -4,12 +4,14 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.job.Preflight.PreflightException;
 import io.archiver.testutils.SharedStack;
 
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.Map;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(SharedStack.class)
 class PreflightITCase {
 
-    private final Preflight preflight = new Preflight(Duration.ofSeconds(3));
+    private final Preflight preflight = new Preflight(Duration.ofSeconds(3), fileSystems(Map.of()));
 
     @Test
     void passesOnAReachableBrokerExistingTopicAndWritableBucket() throws Exception {
@@ -53,6 +55,42 @@ class PreflightITCase {
                 .isInstanceOf(PreflightException.class)
                 .hasMessageContaining("Cannot write to the archive at 's3://no-such-bucket/archive'")
                 .hasMessageContaining("bucket exists");
+    }
+
+    @Test
+    void aWrongSecretIsReportedAtOnceNamingTheSettings() throws Exception {
+        ArchiverConfig config = config(existingTopic(), Map.of());
+        Preflight wrongSecret = new Preflight(Duration.ofSeconds(30), fileSystems(Map.of("s3.secret-key", "wrong-secret")));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> wrongSecret.check(config))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageContaining("The credentials may not write to the archive at '" + config.sinkPath() + "'")
+                .hasMessageContaining("403 (SignatureDoesNotMatch)")
+                .hasMessageContaining("s3.access-key and s3.secret-key")
+                .hasMessageNotContaining("wrong-secret");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anS3EndpointThatDoesNotAnswerFailsWithinTheTimeout() throws Exception {
+        ArchiverConfig config = config(existingTopic(), Map.of());
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
+            Preflight unanswered = new Preflight(
+                    Duration.ofSeconds(2), fileSystems(Map.of("s3.endpoint", "http://127.0.0.1:" + silent.getLocalPort())));
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> unanswered.check(config))
+                    .isInstanceOf(PreflightException.class)
+                    .hasMessageContaining("did not answer within 2 s")
+                    .hasMessageContaining("s3.endpoint");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        }
+    }
+
+    /** The S3 settings of the shared stack's server, with {@code overrides}. */
+    private static Configuration fileSystems(Map<String, String> overrides) {
+        Map<String, String> settings = new java.util.HashMap<>(SharedStack.get().s3().flinkSettings());
+        settings.putAll(overrides);
+        return Configuration.fromMap(settings);
     }
 
     private static String existingTopic() throws Exception {
