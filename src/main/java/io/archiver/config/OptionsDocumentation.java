@@ -4,6 +4,9 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.description.HtmlFormatter;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -32,28 +35,43 @@ public final class OptionsDocumentation {
         return sb.toString();
     }
 
-    /** What values an option accepts, for error messages and documentation. */
+    /** What values an option accepts, from its declared type, for error messages and documentation. */
     static String accepted(ConfigOption<?> option) {
-        Object def = option.hasDefaultValue() ? option.defaultValue() : null;
-        if (def instanceof Enum) {
-            return enumValues((Enum<?>) def);
+        Class<?> type = declaredType(option);
+        if (type.isEnum()) {
+            return Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
         }
-        if (def instanceof Duration) {
+        if (type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == Duration.class) {
             return "a duration (e.g. 30 s, 5 min)";
         }
-        if (def instanceof MemorySize) {
+        if (type == MemorySize.class) {
             return "a size (e.g. 64 mb)";
         }
-        if (def instanceof Integer) {
+        if (type == Integer.class || type == Long.class) {
             return "an integer";
         }
         return "a string";
     }
 
-    private static String enumValues(Enum<?> def) {
-        return Arrays.stream(def.getDeclaringClass().getEnumConstants())
-                .map(Object::toString)
-                .collect(Collectors.joining(", "));
+    /**
+     * The type an option is declared with: the type argument of its {@code ConfigOption<T>} field in {@link
+     * ArchiverOptions} (Flink keeps the type of an option to itself).
+     */
+    static Class<?> declaredType(ConfigOption<?> option) {
+        for (Field field : ArchiverOptions.class.getFields()) {
+            try {
+                if (Modifier.isStatic(field.getModifiers()) && field.get(null) == option
+                        && field.getGenericType() instanceof ParameterizedType declared) {
+                    return (Class<?>) declared.getActualTypeArguments()[0];
+                }
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalArgumentException("Not an option of ArchiverOptions: " + option.key());
     }
 
     private static String render(Object value) {

@@ -215,8 +215,10 @@ class ArchiverConfigTest {
     }
 
     @Test
-    void shippedConfigurationFileIsValid() {
+    void shippedConfigurationFileIsValidAndArchivesAnyPayload() {
         ArchiverConfig config = ConfigLoader.load(Path.of("conf", "archiver.yaml"), Map.of());
         assertThat(config.sinkPath()).startsWith("s3://");
+        // copied as it is onto a topic of binary keys, values or headers, it must not reject a record
+        assertThat(io.archiver.record.PayloadFormats.of(config).allBytes()).isTrue();
     }
 }

@@ -26,4 +26,25 @@ class OptionsDocumentationTest {
             assertThat(option.description().toString()).isNotBlank();
         }
     }
+
+    @Test
+    void everyOptionSaysWhatItAcceptsFromItsDeclaredTypeNotItsDefault() {
+        assertThat(OptionsDocumentation.accepted(ArchiverOptions.RESUME_FROM_ARCHIVE)).isEqualTo("true or false");
+        assertThat(OptionsDocumentation.accepted(ArchiverOptions.FENCING_LEASE_TIMEOUT)).startsWith("a duration");
+        for (var option : ArchiverOptions.all()) {
+            Class<?> type = OptionsDocumentation.declaredType(option);
+            if (type != String.class) {
+                assertThat(OptionsDocumentation.accepted(option)).as(option.key()).isNotEqualTo("a string");
+            }
+        }
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsRefusedNamingWhatTheOptionAccepts() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ArchiverConfig.of(java.util.Map.of(
+                        "kafka.bootstrap.servers", "k:9092", "kafka.topics", "t", "sink.path", "s3://b/p",
+                        "resume.from-archive", "yes please")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 'yes please' for 'resume.from-archive': accepted true or false.");
+    }
 }
