@@ -3,12 +3,14 @@
 # separate JVMs built from Maven Central artifacts, with conf/flink/config.yaml (the same file
 # docker-compose.yml uses) and the S3 filesystem and Prometheus reporter plugins.
 #
-#   bin/session-cluster.sh start      # JobManager + 1 TaskManager, web UI on http://127.0.0.1:${REST_PORT:-8081}
+#   bin/session-cluster.sh start      # JobManager + 1 TaskManager; prints the web UI's address (free ports)
 #   bin/session-cluster.sh submit -D kafka.bootstrap.servers=... -D kafka.topics=demo -D sink.path=s3://archive/demo
 #   bin/session-cluster.sh flink <any flink CLI arguments>     # e.g. list, stop --savepointPath s3://... <job-id>
-#   bin/session-cluster.sh stop
+#   bin/session-cluster.sh taskmanager start                   # one more TaskManager (e.g. to replace one that died)
+#   bin/session-cluster.sh taskmanager stop [pid]              # the last one started, or that one
+#   bin/session-cluster.sh stop                                # every process the script started
 #
-# Environment: REST_PORT (8081), S3_ENDPOINT (http://127.0.0.1:9000, the `local` command's S3 server),
+# Environment: REST_PORT (a free port; set it to fix the web UI's), S3_ENDPOINT (http://127.0.0.1:9000, the `local` command's S3 server),
 # S3_ACCESS_KEY, S3_SECRET_KEY, CHECKPOINT_DIR (s3://archive/_flink/checkpoints), WORK_DIR (target/session-cluster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +31,13 @@ case "${1:-}" in
     mkdir -p "$WORK_DIR"
     java -cp target/test-classes io.archiver.local.SessionClusterMain start "$WORK_DIR"
     ;;
+  taskmanager)
+    case "${2:-}" in
+      start) java -cp target/test-classes io.archiver.local.SessionClusterMain taskmanager-start "$WORK_DIR" ;;
+      stop) java -cp target/test-classes io.archiver.local.SessionClusterMain taskmanager-stop "$WORK_DIR" ${3:-} ;;
+      *) echo "usage: $0 taskmanager start|stop [pid]" >&2; exit 2 ;;
+    esac
+    ;;
   submit)
     shift
     flink_cli run -d "$JAR" run "$@"
@@ -47,7 +56,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    sed -n '2,14p' "$0"
+    sed -n '2,16p' "$0"
     exit 2
     ;;
 esac

@@ -48,7 +48,10 @@ public final class SessionCluster {
 
     /**
      * Prepares a cluster under {@code workDir}: its conf folder is {@code baseConf} plus {@code settings}
-     * (addresses, ports, S3 endpoint and credentials of this environment).
+     * (addresses, ports, S3 endpoint and credentials of this environment). The JobManager's RPC port is a free
+     * one unless {@code settings} (or {@code baseConf}) name it, so that another Flink on this machine does not
+     * stop it from starting; {@code restPort} 0 picks a free REST port too. Every other port the cluster opens
+     * is chosen by Flink at start.
      */
     public SessionCluster(Path lib, Path baseConf, Path plugins, Path workDir, int restPort, Map<String, String> settings)
             throws IOException {
@@ -56,7 +59,7 @@ public final class SessionCluster {
         this.plugins = plugins.toAbsolutePath();
         this.conf = workDir.toAbsolutePath().resolve("conf");
         this.logs = workDir.toAbsolutePath().resolve("log");
-        this.restPort = restPort;
+        this.restPort = restPort == 0 ? freePort() : restPort;
         Files.createDirectories(conf);
         Files.createDirectories(logs);
         // conf/flink/config.yaml is flat (one `key: value` per line); this environment's settings win.
@@ -73,14 +76,35 @@ public final class SessionCluster {
         merged.put("taskmanager.host", "127.0.0.1");
         merged.put("rest.address", "127.0.0.1");
         merged.put("rest.bind-address", "127.0.0.1");
-        merged.put("rest.port", Integer.toString(restPort));
+        merged.put("rest.port", Integer.toString(this.restPort));
         merged.putAll(settings);
+        if (!merged.containsKey("jobmanager.rpc.port")) {
+            merged.put("jobmanager.rpc.port", Integer.toString(freePort()));
+        }
         this.settings = merged;
         StringBuilder yaml = new StringBuilder("# written by SessionCluster from conf/flink/config.yaml\n");
         merged.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml.toString());
         Files.copy(baseConf.resolve("log4j.properties"), conf.resolve("log4j.properties"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The cluster prepared under {@code workDir} by an earlier process, as its conf folder says. */
+    public static SessionCluster reopen(Path lib, Path plugins, Path workDir) throws IOException {
+        Path conf = workDir.toAbsolutePath().resolve("conf");
+        int rest = 0;
+        for (String line : Files.readAllLines(conf.resolve("config.yaml"))) {
+            if (line.startsWith("rest.port: ")) {
+                rest = Integer.parseInt(line.substring("rest.port: ".length()).trim());
+            }
+        }
+        return new SessionCluster(lib, conf, plugins, workDir, rest, Map.of());
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     public String restUrl() {
@@ -107,7 +131,7 @@ public final class SessionCluster {
     }
 
     public Process startTaskManager() throws Exception {
-        Process tm = launch("taskmanager-" + taskManagers.size(), "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+        Process tm = launch("taskmanager-" + taskManagers.size() + "-" + System.currentTimeMillis(), "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
                 "GET_TM_RESOURCE_PARAMS", "env.java.opts.taskmanager");
         taskManagers.add(tm);
         return tm;
@@ -293,11 +317,14 @@ public final class SessionCluster {
         awaitTrue(timeout, () -> get("/overview").contains("taskmanagers"), "the JobManager's REST API at " + restUrl());
     }
 
+    /** TaskManagers registered with the JobManager now. */
+    public int registeredTaskManagers() throws IOException {
+        Matcher m = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)").matcher(get("/overview"));
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
     public void awaitTaskManagers(int count, Duration timeout) throws Exception {
-        awaitTrue(timeout, () -> {
-            Matcher m = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)").matcher(get("/overview"));
-            return m.find() && Integer.parseInt(m.group(1)) >= count;
-        }, count + " TaskManagers registered");
+        awaitTrue(timeout, () -> registeredTaskManagers() >= count, count + " TaskManagers registered");
     }
 
     private interface Check {
