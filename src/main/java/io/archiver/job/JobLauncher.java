@@ -43,8 +43,10 @@ public final class JobLauncher {
     public static Launch launch(ArchiverConfig config, Consumer<String> notices) throws IOException, InterruptedException {
         Configuration conf = JobSettings.of(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        if (env instanceof LocalStreamEnvironment) {
+        if (isLocal(env)) {
             initializeFileSystems(conf);
+        } else {
+            ClusterOnlySettings.refuseOnCluster(config.flinkSettings().toMap());
         }
         Duration preflight = config.get(PREFLIGHT_TIMEOUT);
         if (!preflight.isZero()) {

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The shaded job jar on a real Flink standalone session cluster: JobManager and TaskManager as separate
@@ -162,6 +163,20 @@ class SessionClusterITCase {
         Await.until("both topics archived after the upgrade", Duration.ofMinutes(3), () -> counter.count() >= inKafka.size());
         cluster.stopWithSavepoint(v2, "s3://" + SharedStack.BUCKET + "/cluster/savepoints");
         ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+    }
+
+    @Test
+    @Order(4)
+    void aJobThatSetsTheClustersFileSystemIsRefusedAtSubmission() throws Exception {
+        String topic = SharedStack.uniqueName("cluster-settings");
+        SharedStack.get().kafka().createTopic(topic, 1);
+        List<String> args = new ArrayList<>(List.of(args(topic, "s3://" + SharedStack.BUCKET + "/" + topic, 1)));
+        args.addAll(List.of("-D", "flink.s3.secret-key=not-the-clusters"));
+        assertThatThrownBy(() -> cluster.submit(jar(), args.toArray(new String[0])))
+                .hasMessageContaining("'flink.s3.secret-key' is a setting of the cluster's own")
+                .hasMessageContaining("Set s3.secret-key in the cluster's configuration")
+                // what the client printed (the harness's message starts with the command line, secret included)
+                .satisfies(e -> assertThat(e.getMessage().substring(e.getMessage().indexOf("failed (exit"))).doesNotContain("not-the-clusters"));
     }
 
     /** What the cluster's Prometheus reporters (a free port range, in place of conf/flink/config.yaml's) export right now. */
