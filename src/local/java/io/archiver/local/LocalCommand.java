@@ -87,7 +87,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                     stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
             ArchiverConfig cfg = config.load(stack.archiverSettings(topic, uiPort));
             job = JobLauncher.environment(cfg).executeAsync(cfg.get(JOB_NAME));
-            out.printf("Archiver job %s running; Flink web UI at http://localhost:%d%n", job.getJobID(), uiPort);
+            out.printf("Archiver job %s running; Flink web UI %s%n", job.getJobID(),
+                    uiPort == 0 ? "on a port chosen at start (--ui-port 0)" : "at http://localhost:" + uiPort);
             out.flush();
             VerificationReport summary = awaitArchived(cfg, job, Instant.now().plus(timeout));
             print(out, cfg, stack, summary, Duration.between(started, Instant.now()));

@@ -130,8 +130,10 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
                 }
                 Map<Integer, Long> settled = new HashMap<>();
                 positions.settledPositions(likely, requests).forEach((tp, offset) -> settled.put(tp.partition(), offset));
-                LOG.info("{}: {} partitions have archive positions; read ahead {} settled of the {} more this reader is likely to get",
-                        topic, recorded.size(), settled.size(), likely.size());
+                if (!recorded.isEmpty()) {
+                    LOG.info("{}: {} partitions have archive positions; read ahead {} settled of the {} more this reader is likely to get",
+                            topic, recorded.size(), settled.size(), likely.size());
+                }
                 return new ReadAhead(recorded, settled);
             } catch (IOException e) {
                 LOG.warn("{}: reading archive positions ahead failed ({}); each partition is read when its first record arrives",
