@@ -113,7 +113,7 @@ public final class MemoryBenchmark {
             settings.put("taskmanager.memory.framework.heap.size", "128m");
             settings.put("taskmanager.memory.managed.size", "64m");
             settings.put("taskmanager.numberOfTaskSlots", "2");
-            // each job on a session cluster keeps ~27 MB of metaspace (README, Known limits): room for the 12 jobs of a case
+            // 512 MB as in the runs of docs/benchmarks.md (a finished job no longer keeps its ~27 MB: known limits)
             settings.put("taskmanager.memory.jvm-metaspace.size", "512m");
             settings.put("metrics.reporter.prom.port", freePort() + "-" + (freePort() + 5));
             settings.put("env.java.opts.taskmanager", "-Xlog:gc:file=" + gcLog);

@@ -42,6 +42,15 @@ public final class FileSystemContext {
         return WrappingProxyUtil.stripProxy((WrappingProxy<FileSystem>) fs);
     }
 
+    /**
+     * Whether {@code thread} runs in this context, a plugin's: a thread the file system started in its own
+     * context. False for every thread when the file system is not a plugin's (its loader is the application's).
+     */
+    public boolean isContextOf(Thread thread) {
+        return thread.getContextClassLoader() == loader && loader != FileSystemContext.class.getClassLoader()
+                && loader != ClassLoader.getSystemClassLoader();
+    }
+
     /** Makes the file system's class loader the thread's context class loader until the result is closed. */
     public TemporaryClassLoaderContext enter() {
         return TemporaryClassLoaderContext.of(loader);

@@ -43,6 +43,8 @@ public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
             offsets = new HashMap<>(positions.resumePositions(partitions));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the archive's positions under " + positions.store().root() + ": " + e.getMessage(), e);
+        } finally {
+            positions.forgetJobInPoolThreads(); // this runs on the JobManager, which sees job after job too
         }
         List<TopicPartition> rest = new ArrayList<>();
         for (TopicPartition tp : partitions) {

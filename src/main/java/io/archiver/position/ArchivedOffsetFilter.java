@@ -149,6 +149,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
             readingAhead.shutdownNow();
             requests.shutdownNow();
         }
+        positions.forgetJobInPoolThreads();
         super.close();
     }
 

@@ -1,6 +1,8 @@
 package io.archiver.position;
 
+import io.archiver.fs.FileSystemContext;
 import io.archiver.fs.IoThreads;
+import io.archiver.fs.PoolThreads;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.common.TopicPartition;
@@ -37,6 +39,15 @@ public final class PositionRecovery implements Serializable {
     public PositionRecovery(String root) {
         this.store = new PositionStore(root);
         this.uploads = new PendingUploads(root);
+    }
+
+    /** Makes the archive file system's pool threads forget this job ({@link PoolThreads}) once its reads are done. */
+    public void forgetJobInPoolThreads() {
+        try {
+            PoolThreads.forgetJobs(FileSystemContext.of(new Path(store.root())));
+        } catch (IOException e) {
+            // the file system could not even be looked up: it started no threads
+        }
     }
 
     /** The position records it reads. */

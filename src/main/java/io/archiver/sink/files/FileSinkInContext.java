@@ -1,6 +1,7 @@
 package io.archiver.sink.files;
 
 import io.archiver.fs.FileSystemContext;
+import io.archiver.fs.PoolThreads;
 
 import org.apache.flink.api.common.JobInfo;
 import org.apache.flink.api.common.TaskInfo;
@@ -202,7 +203,11 @@ public final class FileSinkInContext<IN>
 
         @Override
         public void close() throws Exception {
-            files.close();
+            try {
+                files.close();
+            } finally {
+                PoolThreads.forgetJobs(fs);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.archiver.sink.files;
 
 import io.archiver.fs.FileSystemContext;
+import io.archiver.fs.PoolThreads;
 
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
@@ -95,6 +96,7 @@ public final class FileWriterInContext<IN>
             files.close();
         } finally {
             uploads.close();
+            PoolThreads.forgetJobs(context);
         }
     }
 }

@@ -1,0 +1,155 @@
+package io.archiver.deploy;
+
+import io.archiver.local.SessionCluster;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The upgrade cycle, job after job on one TaskManager of a real session cluster with Flink's default
+ * metaspace: each job restores the savepoint of the one before, archives what was produced since, and stops
+ * with a savepoint. A finished job must leave nothing that keeps its class loader (about 27 MB of metaspace
+ * per job, which ran a default TaskManager out of metaspace at the eighth job); measured after a full GC of the
+ * TaskManager after each job, the growth must stay under 2 MB per job, and the archive exactly once.
+ */
+@ExtendWith(SharedStack.class)
+class SessionClusterUpgradesITCase {
+
+    private static final int JOBS = 12;
+    private static final long MAX_GROWTH_PER_JOB = 2L << 20;
+    private static final PayloadFormats FORMATS = PayloadFormats.BYTES;
+    private static SessionCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        SharedStack stack = SharedStack.get();
+        Map<String, String> settings = new LinkedHashMap<>(stack.s3().flinkSettings());
+        settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/upgrades/checkpoints");
+        int prometheus = freePort();
+        settings.put("metrics.reporter.prom.port", prometheus + "-" + (prometheus + 10));
+        cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"), Path.of("target", "plugins"),
+                Files.createTempDirectory("session-cluster-upgrades"), 0, settings);
+        cluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.stop();
+        }
+    }
+
+    @Test
+    void twelveUpgradesInARowKeepMetaspaceFlatAndTheArchiveExactlyOnce() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("upgrades");
+        stack.kafka().createTopic(topic, 2);
+        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
+        long taskManager = Long.parseLong(cluster.pids().split("\n")[1].trim());
+
+        List<Long> metaspace = new ArrayList<>();
+        String savepoint = null;
+        for (int job = 1; job <= JOBS; job++) {
+            TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, (job - 1) * 100, 100);
+            String id = cluster.submitFrom(savepoint, jar(), args(topic, root));
+            long expected = job * 100L;
+            Await.until("job " + job + " archived " + expected + " records", Duration.ofMinutes(2), () -> counter.count() >= expected);
+            savepoint = cluster.stopWithSavepoint(id, "s3://" + SharedStack.BUCKET + "/upgrades/savepoints");
+            metaspace.add(metaspaceAfterFullGc(taskManager));
+        }
+
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
+        long growth = (metaspace.get(JOBS - 1) - metaspace.get(1)) / (JOBS - 2);
+        System.out.printf("TaskManager metaspace after each job (MB): %s; growth per job after the second: %.2f MB%n",
+                metaspace.stream().map(b -> String.format("%.1f", b / 1048576.0)).toList(), growth / 1048576.0);
+        assertThat(growth).as("metaspace growth per job, bytes (after each job: %s)", metaspace).isLessThan(MAX_GROWTH_PER_JOB);
+    }
+
+    /**
+     * The TaskManager's used metaspace after full collections, once the finished job's class loader has had
+     * time to be released by the TaskManager (it lets go of a job's libraries shortly after its last task ends).
+     */
+    private static long metaspaceAfterFullGc(long pid) throws Exception {
+        long lowest = Long.MAX_VALUE;
+        for (int round = 0; round < 3; round++) {
+            TimeUnit.SECONDS.sleep(2); // the TaskManager releases the job's class loader asynchronously
+            jdkTool("jcmd", Long.toString(pid), "GC.run");
+            lowest = Math.min(lowest, metaspaceUsed(pid));
+        }
+        return lowest;
+    }
+
+    /** Metaspace used (column MU of {@code jstat -gc}, in KB) of process {@code pid}, in bytes. */
+    private static long metaspaceUsed(long pid) throws Exception {
+        String[] lines = jdkTool("jstat", "-gc", Long.toString(pid)).trim().split("\n");
+        String[] header = lines[0].trim().split("\\s+");
+        String[] values = lines[1].trim().split("\\s+");
+        for (int i = 0; i < header.length; i++) {
+            if (header[i].equals("MU")) {
+                return (long) (Double.parseDouble(values[i]) * 1024);
+            }
+        }
+        throw new IllegalStateException("No MU column in jstat's output: " + String.join("\n", lines));
+    }
+
+    private static String jdkTool(String tool, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", tool).toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as("%s %s: %s", tool, List.of(args), out).isZero();
+        return out;
+    }
+
+    private static String[] args(String topic, String root) {
+        SharedStack stack = SharedStack.get();
+        return new String[] {
+            "run",
+            "-D", "kafka.bootstrap.servers=" + stack.kafka().bootstrapServers(),
+            "-D", "kafka.topics=" + topic,
+            "-D", "kafka.group.id=" + topic,
+            "-D", "sink.path=" + root,
+            "-D", "checkpoint.interval=1 s",
+            "-D", "parallelism=2",
+            "-D", "restart.strategy=none",
+            "-D", "preflight.timeout=20 s",
+            "-D", "fencing.lease-timeout=60 s"
+        };
+    }
+
+    private static Path jar() {
+        return Path.of(System.getProperty("archiver.shaded.jar"));
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
