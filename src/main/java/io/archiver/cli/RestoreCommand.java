@@ -1,0 +1,80 @@
+package io.archiver.cli;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.format.ArchiveFileReader;
+import io.archiver.job.JobLauncher;
+import io.archiver.record.PayloadFormats;
+import io.archiver.restore.RestoreJob;
+import io.archiver.restore.RestorePlan;
+import io.archiver.restore.RestoreSelection;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import static io.archiver.config.ArchiverOptions.JOB_NAME;
+
+/**
+ * Writes the archive back into Kafka, exactly once: the committed archive files of the selected topics, each
+ * record to the same partition number of its target topic, up to a point in time. {@code --dry-run} prints the
+ * plan and writes nothing. The configuration is the archiver's: {@code sink.path} is the archive read,
+ * {@code kafka.*} the cluster written to, {@code record.*} how payloads were archived.
+ */
+@Command(name = "restore", mixinStandardHelpOptions = true, description = "Write the archive back into Kafka, exactly once.")
+final class RestoreCommand implements Callable<Integer> {
+
+    @Option(names = "--topics", paramLabel = "T1,T2", description = "Archived topics to restore (default: every topic of the archive).")
+    String topics;
+
+    @Option(names = "--rename", paramLabel = "FROM=TO,...", description = "Restore an archived topic into another, e.g. orders=orders-restored.")
+    String renames;
+
+    @Option(names = "--until", paramLabel = "INSTANT", description = "Restore records with a timestamp up to this instant only, e.g. 2026-11-30T10:00:00Z.")
+    String until;
+
+    @Option(names = "--dry-run", description = "Print per partition the files, offsets, records and bytes it would write; write nothing.")
+    boolean dryRun;
+
+    @Mixin ConfigArgs config;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        ArchiverConfig cfg = config.load(Map.of());
+        RestoreSelection selection = RestoreSelection.parse(topics, renames, until);
+        Configuration settings = RestoreJob.settings(cfg);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+        boolean local = JobLauncher.isLocal(env);
+        if (local) {
+            JobLauncher.initializeFileSystems(settings);
+        }
+        RestorePlan plan = RestorePlan.of(cfg.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(cfg)));
+        plan.print(out, selection);
+        if (dryRun || plan.partitions().isEmpty()) {
+            return 0;
+        }
+        RestoreJob.build(env, cfg, plan, selection);
+        String name = cfg.get(JOB_NAME) + " restore";
+        if (!local) {
+            env.execute(name);
+            return 0;
+        }
+        JobClient job = env.executeAsync(name);
+        out.printf("Restore job %s runs in this JVM.%n", job.getJobID());
+        out.flush();
+        job.getJobExecutionResult().get();
+        out.printf("Restore job %s finished: every planned file written.%n", job.getJobID());
+        return 0;
+    }
+}

@@ -1,0 +1,135 @@
+package io.archiver.restore;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.ConfigException;
+import io.archiver.job.JobSettings;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.archiver.config.ArchiverOptions.JOB_NAME;
+import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
+
+/**
+ * The restore job: the plan's files, a partition's files in offset order to one reader ({@link
+ * ArchiveFileRecords}), each record written to the same partition number of its target topic by Flink's
+ * {@code KafkaSink} in exactly-once mode (Kafka transactions committed with each checkpoint), so that a
+ * read_committed consumer of the target sees every restored record once, in order, also after the job
+ * failed and recovered from its checkpoint. Always a streaming job over a bounded input: the checkpoints
+ * commit the transactions as it goes and the job ends when every file is written.
+ *
+ * <pre>
+ *  plan's files ──► keyBy(partition) ──► read file ──► KafkaSink (exactly once)
+ *  (uid restore-files)                  (restore-read)  (restore-kafka-sink)
+ * </pre>
+ */
+public final class RestoreJob {
+
+    /** Kafka's default upper bound (transaction.max.timeout.ms): a transaction spans one checkpoint interval. */
+    private static final int TRANSACTION_TIMEOUT_MS = 900_000;
+
+    private RestoreJob() {}
+
+    /**
+     * Adds the restore of {@code plan}, as {@code selection} says, to {@code env} (its settings from {@link
+     * #settings}), after checking that every target topic can take it.
+     */
+    public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection)
+            throws Exception {
+        checkTargets(config, plan, selection);
+        List<String> files = new ArrayList<>();
+        plan.partitions().forEach((tp, planned) -> planned.forEach(f -> files.add(tp + "\t" + f.path())));
+        env.fromData(files, Types.STRING)
+                .setParallelism(1)
+                .uid("restore-files")
+                .name("Archive files")
+                .keyBy(line -> line.substring(0, line.indexOf('\t')))
+                .flatMap(new ArchiveFileRecords(PayloadFormats.of(config), selection))
+                .returns(TypeInformation.of(ArchiveRecord.class))
+                .uid("restore-read")
+                .name("Read archive files")
+                .sinkTo(sink(config, selection))
+                .uid("restore-kafka-sink")
+                .name("Kafka sink (exactly once)");
+    }
+
+    /** The job's Flink settings: the archiver's (checkpoints, restarts, parallelism), always streaming. */
+    public static Configuration settings(ArchiverConfig config) {
+        Configuration conf = JobSettings.of(config);
+        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+        return conf;
+    }
+
+    private static KafkaSink<ArchiveRecord> sink(ArchiverConfig config, RestoreSelection selection) {
+        Properties producer = config.kafkaClientProperties();
+        producer.remove("isolation.level");
+        producer.remove("group.id");
+        producer.setProperty("transaction.timeout.ms", Integer.toString(TRANSACTION_TIMEOUT_MS));
+        return KafkaSink.<ArchiveRecord>builder()
+                .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
+                .setKafkaProducerConfig(producer)
+                .setRecordSerializer(new RestoredRecords(selection))
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(transactionalIdPrefix(config, selection))
+                .build();
+    }
+
+    /**
+     * The same for every restore of one archive into the same targets, so that a restore started again after
+     * a crash aborts the transactions the crashed one left open instead of leaving read_committed readers of
+     * the targets waiting for their timeout.
+     */
+    static String transactionalIdPrefix(ArchiverConfig config, RestoreSelection selection) {
+        String key = config.sinkPath() + "|" + new TreeSet<>(selection.topics()) + "|" + new TreeMap<>(selection.renames());
+        return config.get(JOB_NAME) + "-restore-" + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Every target topic must exist with at least as many partitions as the archive has partition numbers. */
+    private static void checkTargets(ArchiverConfig config, RestorePlan plan, RestoreSelection selection) throws Exception {
+        Map<String, Integer> needed = new HashMap<>();
+        plan.partitions().keySet().forEach(tp -> needed.merge(selection.target(tp.topic()), tp.partition() + 1, Math::max));
+        if (needed.isEmpty()) {
+            return;
+        }
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            Map<String, TopicDescription> described;
+            try {
+                described = admin.describeTopics(needed.keySet()).allTopicNames().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw new ConfigException("Cannot restore: a target topic of " + needed.keySet() + " does not exist on '"
+                        + config.get(KAFKA_BOOTSTRAP_SERVERS) + "' (" + e.getCause().getMessage() + "). Create it with at least "
+                        + "as many partitions as the archived topic, or restore into another with --rename.");
+            }
+            needed.forEach((topic, partitions) -> {
+                int has = described.get(topic).partitions().size();
+                if (has < partitions) {
+                    throw new ConfigException("Cannot restore into '" + topic + "': it has " + has + " partitions, the archive "
+                            + "holds partition " + (partitions - 1) + ". Records go back to the partition number they were archived "
+                            + "from: add partitions to the topic or restore into another with --rename.");
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.archiver.restore;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.format.ArchiveFileReader;
+import io.archiver.job.JobLauncher;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.Cli;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The archive written back into Kafka: a read_committed consumer of the target topic reads every selected
+ * archived record once, in its partition and offset order, with its key, value, headers and timestamp, also
+ * when every TaskManager is killed mid-restore.
+ */
+@ExtendWith(SharedStack.class)
+class RestoreITCase {
+
+    private static final int PARTITIONS = 3;
+
+    @Test
+    void restoreIntoARenamedTopicWritesEveryArchivedRecordOnceInOrderAlsoAcrossAFailure() throws Exception {
+        Archived archived = archive("restore-faults", 6_000);
+        String target = archived.topic + "-restored";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+        RestoreSelection selection = RestoreSelection.parse(archived.topic, archived.topic + "=" + target, null);
+        RestorePlan plan = RestorePlan.of(archived.config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.BYTES));
+        assertThat(plan.files().size()).as("several files per partition, so the restore is cut mid-way").isGreaterThan(PARTITIONS);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(archived.config));
+        RestoreJob.build(env, archived.config, plan, selection);
+        JobClient job = env.executeAsync("restore under faults");
+        Await.until("the restore's first records written", Duration.ofMinutes(2), () -> uncommittedRecords(target) > 0);
+        SharedStack.get().killAndReplaceTaskManagers();
+        job.getJobExecutionResult().get(3, TimeUnit.MINUTES);
+
+        assertThat(byPartition(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)))
+                .isEqualTo(byPartition(archived.records));
+    }
+
+    @Test
+    void dryRunPrintsThePlanAndWritesNothingThenUntilRestoresUpToThePointInTime() throws Exception {
+        Archived archived = archive("restore-cli", 900);
+        String target = archived.topic + "-copy";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+
+        Cli.Result plan = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--dry-run");
+        assertThat(plan.code()).as(plan.out()).isZero();
+        assertThat(plan.out())
+                .contains(archived.topic + "-0").contains(target + "-0").contains(target + "-2")
+                .contains("3 partitions").contains("900 records");
+        assertThat(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)).isEmpty();
+
+        Instant until = Instant.ofEpochMilli(TestRecords.BASE_TIMESTAMP + 449_000);
+        Cli.Result restored = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--until", until.toString());
+        assertThat(restored.code()).as(restored.out()).isZero();
+        List<ArchiveRecord> expected = archived.records.stream().filter(r -> r.getTimestamp() <= until.toEpochMilli()).toList();
+        assertThat(expected).hasSize(450);
+        assertThat(byPartition(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)))
+                .isEqualTo(byPartition(expected));
+    }
+
+    @Test
+    void aTargetWithFewerPartitionsIsRefusedBeforeAnythingIsWritten() throws Exception {
+        Archived archived = archive("restore-narrow", 30);
+        String target = archived.topic + "-narrow";
+        SharedStack.get().kafka().createTopic(target, 1);
+
+        Cli.Result result = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target);
+
+        assertThat(result.code()).isEqualTo(2);
+        assertThat(result.out()).contains("Cannot restore into '" + target + "': it has 1 partitions, the archive holds partition 2");
+        assertThatThrownBy(() -> RestoreSelection.parse(null, "orders", null)).hasMessageContaining("archived=target");
+    }
+
+    private record Archived(String topic, ArchiverConfig config, List<ArchiveRecord> records) {}
+
+    /** A topic of {@code count} records with keys, null keys, tombstones and headers, archived by a batch job. */
+    private static Archived archive(String name, int count) throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName(name);
+        stack.kafka().createTopic(topic, PARTITIONS);
+        List<ArchiveRecord> records = TestRecords.produce(stack.kafka().bootstrapServers(), topic, PARTITIONS, 0, count);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("sink.format", "jsonl");
+        settings.put("sink.roll.max-part-size", "64 kb");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        return new Archived(topic, config, records);
+    }
+
+    /** Per partition number, the records in order as (timestamp, key, value, headers): what a restore must keep. */
+    private static Map<Integer, List<String>> byPartition(List<ArchiveRecord> records) {
+        Map<Integer, List<String>> partitions = new TreeMap<>();
+        List<ArchiveRecord> ordered = new ArrayList<>(records);
+        ordered.sort((a, b) -> a.getPartition() != b.getPartition()
+                ? Integer.compare(a.getPartition(), b.getPartition()) : Long.compare(a.getOffset(), b.getOffset()));
+        for (ArchiveRecord r : ordered) {
+            String headers = java.util.stream.IntStream.range(0, r.getHeaderKeys().length)
+                    .mapToObj(i -> r.getHeaderKeys()[i] + "=" + Arrays.toString(r.getHeaderValues()[i]))
+                    .collect(Collectors.joining(","));
+            partitions.computeIfAbsent(r.getPartition(), p -> new ArrayList<>()).add(
+                    r.getTimestamp() + "|" + Arrays.toString(r.getKey()) + "|" + Arrays.toString(r.getValue()) + "|" + headers);
+        }
+        return partitions;
+    }
+
+    /** Records in {@code topic} including those of open transactions. */
+    private static long uncommittedRecords(String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedStack.get().kafka().bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"))) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                partitions.add(new TopicPartition(topic, p));
+            }
+            return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+}
