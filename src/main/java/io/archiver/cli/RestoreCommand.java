@@ -1,6 +1,7 @@
 package io.archiver.cli;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.ConfigException;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
@@ -60,11 +61,17 @@ final class RestoreCommand implements Callable<Integer> {
             JobLauncher.initializeFileSystems(settings);
         }
         RestorePlan plan = RestorePlan.of(cfg.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(cfg)));
+        if (plan.partitions().isEmpty()) {
+            throw new ConfigException("Nothing to restore: the archive under '" + cfg.sinkPath() + "' holds no committed files"
+                    + (selection.topics().isEmpty() ? "" : " of " + selection.topics()) + ". Its topics: "
+                    + RestorePlan.of(cfg.sinkPath(), RestoreSelection.parse(null, null, null), new ArchiveFileReader(PayloadFormats.of(cfg)))
+                            .partitions().keySet().stream().map(tp -> tp.topic()).distinct().toList() + ".");
+        }
         plan.print(out, selection);
-        if (dryRun || plan.partitions().isEmpty()) {
+        if (dryRun) {
             return 0;
         }
-        RestoreJob.build(env, cfg, plan, selection);
+        RestoreJob.build(env, cfg, plan, selection, out);
         String name = cfg.get(JOB_NAME) + " restore";
         if (!local) {
             env.execute(name);

@@ -8,14 +8,22 @@ import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
- * Reads one archive file (its path after a tab, see {@link RestoreJob}) and emits its records in file order
- * (offset order), those of the selected time window only. A file is read within one call, so a checkpoint
- * barrier comes before or after a whole file, never inside it.
+ * Reads one archive file (its archived partition, a tab and its path: see {@link RestoreJob}) and emits its
+ * records in file order (offset order), those of the selected time window only, leaving out the first records
+ * of each partition that a restore started again without state finds already written ({@link
+ * AlreadyRestored}). Keyed by archived partition; how many records of it were passed on so far is state. A
+ * file is read within one call, so a checkpoint barrier comes before or after a whole file, never inside it.
  */
 final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord> {
 
@@ -23,32 +31,41 @@ final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord
 
     private final PayloadFormats formats;
     private final RestoreSelection selection;
+    /** Per archived partition ({@code topic-partition}), records already in the target before this job. */
+    private final HashMap<String, Long> alreadyWritten;
+    private transient ValueState<Long> passed;
     private transient ArchiveFileReader reader;
     private transient FileSystemContext fs;
 
-    ArchiveFileRecords(PayloadFormats formats, RestoreSelection selection) {
+    ArchiveFileRecords(PayloadFormats formats, RestoreSelection selection, Map<String, Long> alreadyWritten) {
         this.formats = formats;
         this.selection = selection;
+        this.alreadyWritten = new HashMap<>(alreadyWritten);
     }
 
     @Override
     public void open(OpenContext openContext) {
         reader = new ArchiveFileReader(formats);
+        passed = getRuntimeContext().getState(new ValueStateDescriptor<>("records-passed", Types.LONG));
     }
 
     @Override
     public void flatMap(String file, Collector<ArchiveRecord> out) throws Exception {
-        Path path = new Path(file.substring(file.indexOf('\t') + 1));
+        int tab = file.indexOf('\t');
+        Path path = new Path(file.substring(tab + 1));
+        long skip = alreadyWritten.getOrDefault(file.substring(0, tab), 0L);
+        long[] seen = {passed.value() == null ? 0 : passed.value()};
         if (fs == null) {
             fs = FileSystemContext.of(path);
         }
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
             reader.read(path, r -> {
-                if (selection.takesTimestamp(r.getTimestamp())) {
+                if (selection.takesTimestamp(r.getTimestamp()) && ++seen[0] > skip) {
                     out.collect(r);
                 }
             });
         }
+        passed.update(seen[0]);
     }
 
     @Override

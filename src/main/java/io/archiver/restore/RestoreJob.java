@@ -9,14 +9,19 @@ import io.archiver.record.PayloadFormats;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static io.archiver.config.ArchiverOptions.CHECKPOINT_INTERVAL;
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
 import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
 
@@ -56,9 +62,11 @@ public final class RestoreJob {
      * Adds the restore of {@code plan}, as {@code selection} says, to {@code env} (its settings from {@link
      * #settings}), after checking that every target topic can take it.
      */
-    public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection)
-            throws Exception {
+    public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection,
+            PrintWriter out) throws Exception {
         checkTargets(config, plan, selection);
+        String restoreId = transactionalIdPrefix(config, selection);
+        Map<String, Long> alreadyWritten = AlreadyRestored.count(config, plan, selection, restoreId, out);
         List<String> files = new ArrayList<>();
         plan.partitions().forEach((tp, planned) -> planned.forEach(f -> files.add(tp + "\t" + f.path())));
         env.fromData(files, Types.STRING)
@@ -66,23 +74,30 @@ public final class RestoreJob {
                 .uid("restore-files")
                 .name("Archive files")
                 .keyBy(line -> line.substring(0, line.indexOf('\t')))
-                .flatMap(new ArchiveFileRecords(PayloadFormats.of(config), selection))
+                .flatMap(new ArchiveFileRecords(PayloadFormats.of(config), selection, alreadyWritten))
                 .returns(TypeInformation.of(ArchiveRecord.class))
                 .uid("restore-read")
                 .name("Read archive files")
-                .sinkTo(sink(config, selection))
+                .sinkTo(sink(config, selection, restoreId))
                 .uid("restore-kafka-sink")
                 .name("Kafka sink (exactly once)");
     }
 
-    /** The job's Flink settings: the archiver's (checkpoints, restarts, parallelism), always streaming. */
+    /**
+     * The job's Flink settings: the archiver's (restarts, parallelism, checkpoint storage), always streaming with
+     * exactly-once checkpoints every {@code checkpoint.interval}, also when the configuration is a batch
+     * archiver's: without checkpoints the Kafka sink commits each subtask's records when its input ends, and a
+     * failure after one subtask ended would write its records again.
+     */
     public static Configuration settings(ArchiverConfig config) {
         Configuration conf = JobSettings.of(config);
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.get(CHECKPOINT_INTERVAL));
+        conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         return conf;
     }
 
-    private static KafkaSink<ArchiveRecord> sink(ArchiverConfig config, RestoreSelection selection) {
+    private static KafkaSink<ArchiveRecord> sink(ArchiverConfig config, RestoreSelection selection, String restoreId) {
         Properties producer = config.kafkaClientProperties();
         producer.remove("isolation.level");
         producer.remove("group.id");
@@ -92,14 +107,15 @@ public final class RestoreJob {
                 .setKafkaProducerConfig(producer)
                 .setRecordSerializer(new RestoredRecords(selection))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .setTransactionalIdPrefix(transactionalIdPrefix(config, selection))
+                .setTransactionalIdPrefix(restoreId)
                 .build();
     }
 
     /**
-     * The same for every restore of one archive into the same targets, so that a restore started again after
-     * a crash aborts the transactions the crashed one left open instead of leaving read_committed readers of
-     * the targets waiting for their timeout.
+     * The restore's id, the same for every restore of one archive into the same targets: its Kafka
+     * transactional id prefix (a restore started again after a crash aborts the transactions the crashed one
+     * left open instead of leaving read_committed readers of the targets waiting for their timeout) and the name
+     * of its start offsets ({@link AlreadyRestored}).
      */
     static String transactionalIdPrefix(ArchiverConfig config, RestoreSelection selection) {
         String key = config.sinkPath() + "|" + new TreeSet<>(selection.topics()) + "|" + new TreeMap<>(selection.renames());
@@ -114,13 +130,23 @@ public final class RestoreJob {
             return;
         }
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            Map<String, TopicDescription> described;
-            try {
-                described = admin.describeTopics(needed.keySet()).allTopicNames().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                throw new ConfigException("Cannot restore: a target topic of " + needed.keySet() + " does not exist on '"
-                        + config.get(KAFKA_BOOTSTRAP_SERVERS) + "' (" + e.getCause().getMessage() + "). Create it with at least "
-                        + "as many partitions as the archived topic, or restore into another with --rename.");
+            Map<String, TopicDescription> described = new HashMap<>();
+            List<String> missing = new ArrayList<>();
+            for (Map.Entry<String, KafkaFuture<TopicDescription>> topic
+                    : admin.describeTopics(needed.keySet()).topicNameValues().entrySet()) {
+                try {
+                    described.put(topic.getKey(), topic.getValue().get(30, TimeUnit.SECONDS));
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                        throw e;
+                    }
+                    missing.add(topic.getKey());
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new ConfigException("Cannot restore: target topic " + String.join(", ", missing) + " does not exist on '"
+                        + config.get(KAFKA_BOOTSTRAP_SERVERS) + "'. Create it with at least as many partitions as the archived "
+                        + "topic, or restore into another with --rename.");
             }
             needed.forEach((topic, partitions) -> {
                 int has = described.get(topic).partitions().size();

@@ -53,14 +53,53 @@ class RestoreITCase {
         assertThat(plan.files().size()).as("several files per partition, so the restore is cut mid-way").isGreaterThan(PARTITIONS);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(archived.config));
-        RestoreJob.build(env, archived.config, plan, selection);
+        RestoreJob.build(env, archived.config, plan, selection, new java.io.PrintWriter(System.out));
         JobClient job = env.executeAsync("restore under faults");
-        Await.until("the restore's first records written", Duration.ofMinutes(2), () -> uncommittedRecords(target) > 0);
+        Await.until("the restore's first records written", Duration.ofMinutes(2), () -> endOffsets(target, "read_uncommitted") > 0);
         SharedStack.get().killAndReplaceTaskManagers();
         job.getJobExecutionResult().get(3, TimeUnit.MINUTES);
 
         assertThat(byPartition(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)))
                 .isEqualTo(byPartition(archived.records));
+    }
+
+    @Test
+    void aRestoreCancelledAndStartedAgainWithoutStateWritesEachRecordOnceAndAThirdStartWritesNothing() throws Exception {
+        Archived archived = archive("restore-again", 20_000, 2_048);
+        String target = archived.topic + "-again";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+        String bootstrap = SharedStack.get().kafka().bootstrapServers();
+        RestoreSelection selection = RestoreSelection.parse(archived.topic, archived.topic + "=" + target, null);
+        RestorePlan plan = RestorePlan.of(archived.config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.BYTES));
+        // checkpoints (and so commits) often enough that the cancel comes between two of them
+        Map<String, String> often = new java.util.HashMap<>(archived.config.toMap());
+        often.put("checkpoint.interval", "100 ms");
+        often.put("parallelism", "1");
+        ArchiverConfig config = ArchiverConfig.of(often);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(config));
+        RestoreJob.build(env, config, plan, selection, new java.io.PrintWriter(System.out));
+        JobClient job = env.executeAsync("restore cancelled");
+        Await.until("the restore's first commit", Duration.ofMinutes(2), () -> endOffsets(target, "read_committed") > 0);
+        try {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException finishedFirst) {
+            // the restore ended before the cancel: then the restarts below prove only that nothing is written twice
+            assertThat(finishedFirst).hasMessageContaining("FINISHED");
+        }
+        int beforeRestart = KafkaTopicReader.readAll(bootstrap, target).size();
+        System.out.printf("restore cancelled with %d of %d records committed%n", beforeRestart, archived.records.size());
+
+        Cli.Result again = Cli.run(archived.config, "restore", "--topics", archived.topic, "--rename", archived.topic + "=" + target);
+        assertThat(again.code()).as(again.out()).isZero();
+        if (beforeRestart < archived.records.size()) {
+            assertThat(again.out()).contains("already restored by an earlier start of this restore");
+        }
+        assertThat(byPartition(KafkaTopicReader.readAll(bootstrap, target))).isEqualTo(byPartition(archived.records));
+
+        Cli.Result third = Cli.run(archived.config, "restore", "--topics", archived.topic, "--rename", archived.topic + "=" + target);
+        assertThat(third.code()).as(third.out()).isZero();
+        assertThat(KafkaTopicReader.readAll(bootstrap, target)).hasSize(archived.records.size());
     }
 
     @Test
@@ -86,7 +125,7 @@ class RestoreITCase {
     }
 
     @Test
-    void aTargetWithFewerPartitionsIsRefusedBeforeAnythingIsWritten() throws Exception {
+    void aTargetWithFewerPartitionsOrAnUnknownTopicIsRefusedBeforeAnythingIsWritten() throws Exception {
         Archived archived = archive("restore-narrow", 30);
         String target = archived.topic + "-narrow";
         SharedStack.get().kafka().createTopic(target, 1);
@@ -95,6 +134,9 @@ class RestoreITCase {
 
         assertThat(result.code()).isEqualTo(2);
         assertThat(result.out()).contains("Cannot restore into '" + target + "': it has 1 partitions, the archive holds partition 2");
+        Cli.Result missing = Cli.run(archived.config, "restore", "--topics", "no-such-topic");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.out()).contains("holds no committed files of [no-such-topic]. Its topics: [" + archived.topic + "]");
         assertThatThrownBy(() -> RestoreSelection.parse(null, "orders", null)).hasMessageContaining("archived=target");
     }
 
@@ -102,14 +144,21 @@ class RestoreITCase {
 
     /** A topic of {@code count} records with keys, null keys, tombstones and headers, archived by a batch job. */
     private static Archived archive(String name, int count) throws Exception {
+        return archive(name, count, 0);
+    }
+
+    /** With {@code valueBytes} > 0, every value is that many random letters. */
+    private static Archived archive(String name, int count, int valueBytes) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName(name);
         stack.kafka().createTopic(topic, PARTITIONS);
-        List<ArchiveRecord> records = TestRecords.produce(stack.kafka().bootstrapServers(), topic, PARTITIONS, 0, count);
+        List<ArchiveRecord> records = valueBytes > 0
+                ? TestRecords.produceLargeValues(stack.kafka().bootstrapServers(), topic, PARTITIONS, count, valueBytes)
+                : TestRecords.produce(stack.kafka().bootstrapServers(), topic, PARTITIONS, 0, count);
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("mode", "batch");
         settings.put("sink.format", "jsonl");
-        settings.put("sink.roll.max-part-size", "64 kb");
+        settings.put("sink.roll.max-part-size", valueBytes > 0 ? "1 mb" : "64 kb");
         ArchiverConfig config = ArchiverConfig.of(settings);
         JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
         return new Archived(topic, config, records);
@@ -131,13 +180,13 @@ class RestoreITCase {
         return partitions;
     }
 
-    /** Records in {@code topic} including those of open transactions. */
-    private static long uncommittedRecords(String topic) {
+    /** The sum of {@code topic}'s end offsets as a consumer of {@code isolation} sees them (markers included). */
+    private static long endOffsets(String topic, String isolation) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedStack.get().kafka().bootstrapServers(),
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"))) {
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation))) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 partitions.add(new TopicPartition(topic, p));

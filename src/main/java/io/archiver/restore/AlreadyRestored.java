@@ -1,0 +1,94 @@
+package io.archiver.restore;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.kafka.LogScanner;
+import io.archiver.position.RestoreStarts;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How many records of each archived partition a restore has written already, so that the same restore
+ * started again without state goes on after them. The first start of a restore records, before it writes, the
+ * last stable offset of every target partition ({@link RestoreStarts}); a later start counts the committed
+ * records each target partition holds from there (a read_committed scan that copies no payload). Records of a
+ * partition are written in order, exactly once, by this restore alone, so they are the first that many of its
+ * plan. Anyone else writing to the targets meanwhile makes the count wrong: restore into topics nobody writes.
+ */
+final class AlreadyRestored {
+
+    private static final int FETCH_BYTES = 1 << 20;
+
+    private AlreadyRestored() {}
+
+    /** Per archived partition ({@code topic-partition}), the records already written; empty at the first start. */
+    static Map<String, Long> count(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, String restoreId,
+            PrintWriter out) throws Exception {
+        Map<TopicPartition, TopicPartition> targets = new HashMap<>();
+        plan.partitions().keySet().forEach(tp -> targets.put(new TopicPartition(selection.target(tp.topic()), tp.partition()), tp));
+        Map<TopicPartition, Long> stable = lastStableOffsets(config, targets.keySet());
+        RestoreStarts starts = new RestoreStarts(config.sinkPath(), restoreId);
+        Optional<Map<String, Long>> recorded = starts.read();
+        Map<String, Long> begin = new HashMap<>(recorded.orElse(Map.of()));
+        boolean changed = recorded.isEmpty();
+        for (Map.Entry<TopicPartition, Long> e : stable.entrySet()) {
+            Long start = begin.get(e.getKey().toString());
+            if (start == null || start > e.getValue()) { // new target partition, or the topic was created again
+                begin.put(e.getKey().toString(), e.getValue());
+                changed = true;
+            }
+        }
+        if (changed) {
+            starts.write(begin);
+        }
+        Map<TopicPartition, LogScanner.Range> ranges = new HashMap<>();
+        stable.forEach((tp, end) -> {
+            long start = begin.get(tp.toString());
+            if (end > start) {
+                ranges.put(tp, new LogScanner.Range(start, end, end));
+            }
+        });
+        Map<String, Long> written = new HashMap<>();
+        if (ranges.isEmpty()) {
+            return written;
+        }
+        try (LogScanner scanner = new LogScanner(config.kafkaClientProperties(), IsolationLevel.READ_COMMITTED, FETCH_BYTES,
+                Duration.ofSeconds(30))) {
+            scanner.scan(ranges, new LogScanner.Visitor() {
+                @Override
+                public void record(TopicPartition tp, long offset) {
+                    written.merge(targets.get(tp).toString(), 1L, Long::sum);
+                }
+
+                @Override
+                public void done(TopicPartition tp, long firstBeyond) {}
+            }, line -> {});
+        }
+        written.forEach((archived, n) -> out.printf("%s: %d records already restored by an earlier start of this restore (%s); "
+                + "going on after them%n", archived, n, starts.path()));
+        out.flush();
+        return written;
+    }
+
+    private static Map<TopicPartition, Long> lastStableOffsets(ArchiverConfig config, Iterable<TopicPartition> partitions)
+            throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, Long> stable = new HashMap<>();
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> stable.put(tp, info.offset()));
+        }
+        return stable;
+    }
+}
