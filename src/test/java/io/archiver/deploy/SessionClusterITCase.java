@@ -9,6 +9,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.ContinuousProducer;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SessionClusters;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -20,14 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,15 +45,8 @@ class SessionClusterITCase {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        SharedStack stack = SharedStack.get();
-        Map<String, String> settings = new LinkedHashMap<>();
-        stack.s3().flinkSettings().forEach(settings::put);
-        settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/cluster/checkpoints");
-        prometheus = freePort();
-        settings.put("metrics.reporter.prom.port", prometheus + "-" + (prometheus + 10));
-        cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"), Path.of("target", "plugins"),
-                Files.createTempDirectory("session-cluster"), freePort(), settings);
-        cluster.start(1);
+        prometheus = SessionClusters.freePort();
+        cluster = SessionClusters.start("cluster", prometheus);
     }
 
     @AfterAll
@@ -233,11 +223,5 @@ class SessionClusterITCase {
 
     private static Path jar() {
         return Path.of(System.getProperty("archiver.shaded.jar"));
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SessionClusters;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -15,15 +16,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,14 +42,7 @@ class SessionClusterUpgradesITCase {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        SharedStack stack = SharedStack.get();
-        Map<String, String> settings = new LinkedHashMap<>(stack.s3().flinkSettings());
-        settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/upgrades/checkpoints");
-        int prometheus = freePort();
-        settings.put("metrics.reporter.prom.port", prometheus + "-" + (prometheus + 10));
-        cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"), Path.of("target", "plugins"),
-                Files.createTempDirectory("session-cluster-upgrades"), 0, settings);
-        cluster.start(1);
+        cluster = SessionClusters.start("upgrades", SessionClusters.freePort());
     }
 
     @AfterAll
@@ -145,11 +135,5 @@ class SessionClusterUpgradesITCase {
 
     private static Path jar() {
         return Path.of(System.getProperty("archiver.shaded.jar"));
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -103,7 +103,7 @@ class RestoreITCase {
     }
 
     @Test
-    void dryRunPrintsThePlanAndWritesNothingThenUntilRestoresUpToThePointInTime() throws Exception {
+    void dryRunPrintsThePlanAndWritesNothingThenUntilRestoresUpToThePointInTimeAndALaterRunGoesOnFromThere() throws Exception {
         Archived archived = archive("restore-cli", 900);
         String target = archived.topic + "-copy";
         SharedStack.get().kafka().createTopic(target, PARTITIONS);
@@ -122,6 +122,13 @@ class RestoreITCase {
         assertThat(expected).hasSize(450);
         assertThat(byPartition(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)))
                 .isEqualTo(byPartition(expected));
+
+        // the same restore with a later point in time goes on after what the first one wrote
+        Cli.Result rest = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target);
+        assertThat(rest.code()).as(rest.out()).isZero();
+        assertThat(rest.out()).contains(archived.topic + "-0: 150 records already restored");
+        assertThat(byPartition(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)))
+                .isEqualTo(byPartition(archived.records));
     }
 
     @Test

@@ -1,0 +1,35 @@
+package io.archiver.testutils;
+
+import io.archiver.local.SessionCluster;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Real session clusters (separate JVMs, one TaskManager) on the shared stack's S3 server, for the deploy tests. */
+public final class SessionClusters {
+
+    private SessionClusters() {}
+
+    /**
+     * A started cluster whose checkpoints go under {@code s3://<bucket>/<name>/checkpoints} and whose Prometheus
+     * reporters listen from {@code prometheusPort} (ten ports); every other port is a free one.
+     */
+    public static SessionCluster start(String name, int prometheusPort) throws Exception {
+        Map<String, String> settings = new LinkedHashMap<>(SharedStack.get().s3().flinkSettings());
+        settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/" + name + "/checkpoints");
+        settings.put("metrics.reporter.prom.port", prometheusPort + "-" + (prometheusPort + 10));
+        SessionCluster cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"),
+                Path.of("target", "plugins"), Files.createTempDirectory(name), 0, settings);
+        cluster.start(1);
+        return cluster;
+    }
+
+    public static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
