@@ -6,13 +6,16 @@ import io.archiver.position.RestoreStarts;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +39,7 @@ final class AlreadyRestored {
             PrintWriter out) throws Exception {
         Map<TopicPartition, TopicPartition> targets = new HashMap<>();
         plan.partitions().keySet().forEach(tp -> targets.put(new TopicPartition(selection.target(tp.topic()), tp.partition()), tp));
+        awaitCommitsCompleted(config, restoreId);
         Map<TopicPartition, Long> stable = lastStableOffsets(config, targets.keySet());
         RestoreStarts starts = new RestoreStarts(config.sinkPath(), restoreId);
         Optional<Map<String, Long>> recorded = starts.read();
@@ -78,6 +82,24 @@ final class AlreadyRestored {
                 + "going on after them%n", archived, n, starts.path()));
         out.flush();
         return written;
+    }
+
+    /**
+     * Waits (30 s at most) until no transaction of this restore is between its commit or abort and the markers
+     * that finish it: a commit returns before its markers reach every partition, and counting before they do
+     * would miss records that are committed.
+     */
+    private static void awaitCommitsCompleted(ArchiverConfig config, String restoreId) throws Exception {
+        ListTransactionsOptions completing = new ListTransactionsOptions()
+                .filterStates(List.of(TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            while (System.nanoTime() < deadline
+                    && admin.listTransactions(completing).all().get(30, TimeUnit.SECONDS).stream()
+                            .anyMatch(t -> t.transactionalId().startsWith(restoreId))) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
     }
 
     private static Map<TopicPartition, Long> lastStableOffsets(ArchiverConfig config, Iterable<TopicPartition> partitions)
