@@ -5,6 +5,7 @@ import io.archiver.config.CloseNames;
 import io.archiver.config.UserFacingError;
 import io.archiver.fs.IoThreads;
 import io.archiver.fs.ProbeFileSystems;
+import io.archiver.kafka.TopicDescriptions;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -12,16 +13,12 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -96,18 +93,7 @@ public final class Preflight {
     /** Fails naming every topic of {@code topics} that Kafka does not have, each with a close existing name. */
     private void checkTopics(Admin admin, List<String> topics, String servers)
             throws ExecutionException, InterruptedException, TimeoutException {
-        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
-        List<String> missing = new ArrayList<>();
-        for (String topic : topics) {
-            try {
-                described.get(topic).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e;
-                }
-                missing.add(topic);
-            }
-        }
+        List<String> missing = TopicDescriptions.of(admin, topics, timeout).missing();
         if (missing.isEmpty()) {
             return;
         }

@@ -1,13 +1,12 @@
 package io.archiver.restore;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.LogScanner;
 import io.archiver.position.RestoreStarts;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -39,8 +38,11 @@ final class AlreadyRestored {
             PrintWriter out) throws Exception {
         Map<TopicPartition, TopicPartition> targets = new HashMap<>();
         plan.partitions().keySet().forEach(tp -> targets.put(new TopicPartition(selection.target(tp.topic()), tp.partition()), tp));
-        awaitCommitsCompleted(config, restoreId);
-        Map<TopicPartition, Long> stable = lastStableOffsets(config, targets.keySet());
+        Map<TopicPartition, Long> stable;
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            awaitCommitsCompleted(admin, restoreId);
+            stable = LastStableOffsets.of(admin, targets.keySet(), Duration.ofSeconds(30));
+        }
         RestoreStarts starts = new RestoreStarts(config.sinkPath(), restoreId);
         Optional<Map<String, Long>> recorded = starts.read();
         Map<String, Long> begin = new HashMap<>(recorded.orElse(Map.of()));
@@ -89,28 +91,14 @@ final class AlreadyRestored {
      * that finish it: a commit returns before its markers reach every partition, and counting before they do
      * would miss records that are committed.
      */
-    private static void awaitCommitsCompleted(ArchiverConfig config, String restoreId) throws Exception {
+    private static void awaitCommitsCompleted(Admin admin, String restoreId) throws Exception {
         ListTransactionsOptions completing = new ListTransactionsOptions()
                 .filterStates(List.of(TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            while (System.nanoTime() < deadline
-                    && admin.listTransactions(completing).all().get(30, TimeUnit.SECONDS).stream()
-                            .anyMatch(t -> t.transactionalId().startsWith(restoreId))) {
-                TimeUnit.MILLISECONDS.sleep(100);
-            }
+        while (System.nanoTime() < deadline
+                && admin.listTransactions(completing).all().get(30, TimeUnit.SECONDS).stream()
+                        .anyMatch(t -> t.transactionalId().startsWith(restoreId))) {
+            TimeUnit.MILLISECONDS.sleep(100);
         }
-    }
-
-    private static Map<TopicPartition, Long> lastStableOffsets(ArchiverConfig config, Iterable<TopicPartition> partitions)
-            throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-        Map<TopicPartition, Long> stable = new HashMap<>();
-        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS)
-                    .forEach((tp, info) -> stable.put(tp, info.offset()));
-        }
-        return stable;
     }
 }

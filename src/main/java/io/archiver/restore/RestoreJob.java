@@ -3,6 +3,7 @@ package io.archiver.restore;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.job.JobSettings;
+import io.archiver.kafka.TopicDescriptions;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -18,11 +19,10 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,8 +31,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import static io.archiver.config.ArchiverOptions.CHECKPOINT_INTERVAL;
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
@@ -130,19 +128,9 @@ public final class RestoreJob {
             return;
         }
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            Map<String, TopicDescription> described = new HashMap<>();
-            List<String> missing = new ArrayList<>();
-            for (Map.Entry<String, KafkaFuture<TopicDescription>> topic
-                    : admin.describeTopics(needed.keySet()).topicNameValues().entrySet()) {
-                try {
-                    described.put(topic.getKey(), topic.getValue().get(30, TimeUnit.SECONDS));
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                        throw e;
-                    }
-                    missing.add(topic.getKey());
-                }
-            }
+            TopicDescriptions targets = TopicDescriptions.of(admin, needed.keySet(), Duration.ofSeconds(30));
+            List<String> missing = targets.missing();
+            Map<String, TopicDescription> described = targets.found();
             if (!missing.isEmpty()) {
                 throw new ConfigException("Cannot restore: target topic " + String.join(", ", missing) + " does not exist on '"
                         + config.get(KAFKA_BOOTSTRAP_SERVERS) + "'. Create it with at least as many partitions as the archived "

@@ -1,21 +1,17 @@
 package io.archiver.source;
 
+import io.archiver.kafka.LastStableOffsets;
+
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -40,15 +36,8 @@ final class LastStableOffsetsInitializer implements OffsetsInitializer {
     @Override
     public Map<TopicPartition, Long> getPartitionOffsets(
             Collection<TopicPartition> partitions, PartitionOffsetsRetriever retriever) {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         try (Admin admin = Admin.create(client)) {
-            Map<TopicPartition, ListOffsetsResultInfo> infos =
-                    admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                            .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            infos.forEach((tp, info) -> offsets.put(tp, info.offset()));
-            return offsets;
+            return LastStableOffsets.of(admin, partitions, TIMEOUT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading the last stable offsets of " + partitions, e);
