@@ -3,7 +3,7 @@ package io.archiver.job;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.testutils.Await;
+import io.archiver.testutils.Jobs;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static io.archiver.testutils.ArchiveAssertions.archivedCount;
@@ -72,15 +71,15 @@ class ArchiverJobITCase {
         JobClient job = JobLauncher.environment(config).executeAsync(name);
         try {
             if (failover) {
-                Await.until("first committed files", Duration.ofSeconds(60),
+                Jobs.awaitWhileRunning(job, "first committed files", Duration.ofSeconds(60),
                         () -> archivedCount(config.sinkPath(), formats) > 0);
                 stack.killAndReplaceTaskManagers();
             }
             produced.addAll(TestRecords.produce(stack.kafka().bootstrapServers(), topic, PARTITIONS, HALF, HALF));
-            Await.until("all records archived", Duration.ofSeconds(120),
+            Jobs.awaitWhileRunning(job, "all records archived", Duration.ofSeconds(120),
                     () -> archivedCount(config.sinkPath(), formats) >= produced.size());
         } finally {
-            job.cancel().get(30, TimeUnit.SECONDS);
+            Jobs.cancel(job);
         }
         assertExactlyOnce(config.sinkPath(), formats, produced);
     }

@@ -4,6 +4,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
+import io.archiver.testutils.Jobs;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -63,7 +64,7 @@ class SavepointITCase {
             Await.until("all records archived", Duration.ofSeconds(90),
                     () -> archivedCount(first.sinkPath(), formats) >= produced.size());
         } finally {
-            resumed.cancel().get(30, TimeUnit.SECONDS);
+            Jobs.cancel(resumed);
         }
         assertExactlyOnce(first.sinkPath(), formats, produced);
     }

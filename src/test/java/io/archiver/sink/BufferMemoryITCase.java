@@ -8,6 +8,7 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
+import io.archiver.testutils.Jobs;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static io.archiver.testutils.ArchiveAssertions.archivedCount;
 import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
@@ -57,7 +57,7 @@ class BufferMemoryITCase {
             Await.until("all records archived", Duration.ofSeconds(120),
                     () -> archivedCount(config.sinkPath(), formats) >= RECORDS);
         } finally {
-            job.cancel().get(30, TimeUnit.SECONDS);
+            Jobs.cancel(job);
         }
         assertExactlyOnce(config.sinkPath(), formats, produced);
         ArchiveFileReader reader = new ArchiveFileReader(formats);

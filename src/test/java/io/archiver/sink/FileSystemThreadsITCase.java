@@ -4,6 +4,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.Jobs;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -66,7 +67,7 @@ class FileSystemThreadsITCase {
             ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
             Await.until("every valid record archived", Duration.ofSeconds(120), () -> archived.count() == VALID_RECORDS);
         } finally {
-            job.cancel().get(30, TimeUnit.SECONDS);
+            Jobs.cancel(job);
         }
         Await.until("the job to end", Duration.ofSeconds(30), () -> job.getJobStatus().get().isTerminalState());
 

@@ -5,6 +5,7 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.Jobs;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.KafkaTopicReader;
@@ -56,7 +57,7 @@ class TransactionalTopicITCase {
             truth = KafkaTopicReader.readAll(bootstrap, topic);
             awaitArchived(config, truth.size());
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            Jobs.cancel(job);
         }
 
         assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);

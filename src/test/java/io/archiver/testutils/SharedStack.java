@@ -129,7 +129,11 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
         return base + "-" + NAMES.incrementAndGet();
     }
 
-    /** Settings every test job shares: broker, a fresh archive root, fast checkpoints, bounded restarts. */
+    /**
+     * Settings every test job shares: broker, a fresh archive root, fast checkpoints, bounded restarts. A
+     * restart is counted per failed task: killing both TaskManagers under a job of parallelism 2 may take 4 to 6
+     * (a restart can land on a TaskManager about to be killed), so 5 was too few on a slow machine.
+     */
     public Map<String, String> jobSettings(String topic, String archiveName) {
         return new java.util.LinkedHashMap<>(Map.of(
                 "kafka.bootstrap.servers", kafka.bootstrapServers(),
@@ -138,7 +142,7 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
                 "sink.path", "s3://" + BUCKET + "/" + archiveName,
                 "checkpoint.interval", "500 ms",
                 "restart.strategy", "fixed-delay",
-                "restart.attempts", "5",
+                "restart.attempts", "20",
                 "restart.delay", "200 ms",
                 "preflight.timeout", "0 s",
                 "fencing.lease-timeout", "3 s"));

@@ -5,6 +5,7 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.Jobs;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.KafkaTopicReader;
@@ -22,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -80,7 +80,7 @@ class SavepointCompatibilityITCase {
         try {
             Await.until("records after the savepoint archived", Duration.ofMinutes(1), () -> counter.count() >= expected.size());
         } finally {
-            job.cancel().get(1, TimeUnit.MINUTES);
+            Jobs.cancel(job);
         }
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
     }
