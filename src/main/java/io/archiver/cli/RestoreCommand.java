@@ -5,6 +5,7 @@ import io.archiver.config.ConfigException;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
+import io.archiver.restore.GroupPlacements;
 import io.archiver.restore.RestoreJob;
 import io.archiver.restore.RestorePlan;
 import io.archiver.restore.RestoreSelection;
@@ -27,7 +28,8 @@ import static io.archiver.config.ArchiverOptions.JOB_NAME;
 /**
  * Writes the archive back into Kafka, exactly once: the committed archive files of the selected topics, each
  * record to the same partition number of its target topic, up to a point in time. {@code --dry-run} prints the
- * plan and writes nothing. The configuration is the archiver's: {@code sink.path} is the archive read,
+ * plan and writes nothing. With {@code --consumer-groups}, the groups' archived offsets are then translated into
+ * the restored topics and committed there ({@link GroupPlacements}). The configuration is the archiver's: {@code sink.path} is the archive read,
  * {@code kafka.*} the cluster written to, {@code record.*} how payloads were archived.
  */
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Write the archive back into Kafka, exactly once.")
@@ -42,7 +44,20 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--until", paramLabel = "INSTANT", description = "Restore records with a timestamp up to this instant only, e.g. 2026-11-30T10:00:00Z.")
     String until;
 
-    @Option(names = "--dry-run", description = "Print per partition the files, offsets, records and bytes it would write; write nothing.")
+    @Option(names = "--create-topics", description = "Create missing target topics with the archived topic's partition count and "
+            + "settings as the archiver captured them (default: a missing target is an error).")
+    boolean createTopics;
+
+    @Option(names = "--consumer-groups", paramLabel = "G1,G2", description = "Consumer groups whose archived offsets are translated "
+            + "into the restored topics and committed there (groups without active members only).")
+    String groups;
+
+    @Option(names = "--consumer-group-pattern", paramLabel = "REGEX", description = "As --consumer-groups, every archived group "
+            + "matching this Java regular expression.")
+    String groupPattern;
+
+    @Option(names = "--dry-run", description = "Print per partition the files, offsets, records and bytes it would write, and where "
+            + "each consumer group would resume; write nothing.")
     boolean dryRun;
 
     @Mixin ConfigArgs config;
@@ -68,20 +83,24 @@ final class RestoreCommand implements Callable<Integer> {
                             .partitions().keySet().stream().map(tp -> tp.topic()).distinct().toList() + ".");
         }
         plan.print(out, selection);
+        GroupPlacements placements = groups == null && groupPattern == null
+                ? GroupPlacements.none()
+                : GroupPlacements.plan(cfg, plan, selection, groups, groupPattern, new ArchiveFileReader(PayloadFormats.of(cfg)));
+        placements.print(out);
         if (dryRun) {
             return 0;
         }
-        RestoreJob.build(env, cfg, plan, selection, out);
+        RestoreJob.build(env, cfg, plan, selection, createTopics, out);
         String name = cfg.get(JOB_NAME) + " restore";
-        if (!local) {
+        if (local) {
+            JobClient job = env.executeAsync(name);
+            out.printf("Restore job %s runs in this JVM.%n", job.getJobID());
+            out.flush();
+            job.getJobExecutionResult().get();
+            out.printf("Restore job %s finished: every planned file written.%n", job.getJobID());
+        } else {
             env.execute(name);
-            return 0;
         }
-        JobClient job = env.executeAsync(name);
-        out.printf("Restore job %s runs in this JVM.%n", job.getJobID());
-        out.flush();
-        job.getJobExecutionResult().get();
-        out.printf("Restore job %s finished: every planned file written.%n", job.getJobID());
-        return 0;
+        return placements.commit(cfg, selection, out).isEmpty() ? 0 : 1;
     }
 }

@@ -68,6 +68,17 @@ public final class ArchiverConfig {
         return getOptional(KAFKA_TOPIC_PATTERN).map(Pattern::compile);
     }
 
+    /** Groups of {@code kafka.consumer-groups}, empty when none is set. */
+    public List<String> consumerGroups() {
+        return getOptional(KAFKA_CONSUMER_GROUPS)
+                .map(s -> Arrays.stream(s.split(",")).map(String::trim).filter(g -> !g.isEmpty()).collect(Collectors.toList()))
+                .orElse(List.of());
+    }
+
+    public Optional<Pattern> consumerGroupPattern() {
+        return getOptional(KAFKA_CONSUMER_GROUP_PATTERN).map(Pattern::compile);
+    }
+
     /** {@code kafka.start}, with {@code kafka.start.committed-fallback}. */
     public PositionSpec start() {
         return PositionSpec.start(
@@ -201,6 +212,12 @@ public final class ArchiverConfig {
                 throw new ConfigException(
                         "Invalid regular expression for '" + KAFKA_TOPIC_PATTERN.key() + "': " + e.getDescription() + ".");
             }
+        }
+        try {
+            consumerGroupPattern();
+        } catch (PatternSyntaxException e) {
+            throw new ConfigException(
+                    "Invalid regular expression for '" + KAFKA_CONSUMER_GROUP_PATTERN.key() + "': " + e.getDescription() + ".");
         }
         String isolation = raw.get(ISOLATION_LEVEL_KEY);
         if (isolation != null && !isolation.trim().matches("read_committed|read_uncommitted")) {

@@ -80,6 +80,28 @@ public final class ArchiverOptions {
                     .withDescription(
                             "Consumer group. Offsets are committed to it on every completed checkpoint, for lag monitoring only: the position lives in Flink's checkpoints.");
 
+    public static final ConfigOption<String> KAFKA_CONSUMER_GROUPS =
+            key("kafka.consumer-groups")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Comma-separated consumer groups whose committed offsets of the archived topics are archived with the commits "
+                                    + "(under _archiver/groups/), so that a restore can give each group its place in the restored topics.");
+
+    public static final ConfigOption<String> KAFKA_CONSUMER_GROUP_PATTERN =
+            key("kafka.consumer-group-pattern")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Java regular expression of consumer groups whose offsets are archived, as kafka.consumer-groups (both may be set).");
+
+    public static final ConfigOption<Duration> KAFKA_CONSUMER_GROUPS_INTERVAL =
+            key("kafka.consumer-groups.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How often, at most, a commit also archives the consumer groups' offsets (only those that moved are written).");
+
     public static final ConfigOption<String> KAFKA_START =
             key("kafka.start")
                     .stringType()
@@ -351,6 +373,9 @@ public final class ArchiverOptions {
                     KAFKA_TOPICS,
                     KAFKA_TOPIC_PATTERN,
                     KAFKA_GROUP_ID,
+                    KAFKA_CONSUMER_GROUPS,
+                    KAFKA_CONSUMER_GROUP_PATTERN,
+                    KAFKA_CONSUMER_GROUPS_INTERVAL,
                     KAFKA_START,
                     KAFKA_START_COMMITTED_FALLBACK,
                     KAFKA_STOP,

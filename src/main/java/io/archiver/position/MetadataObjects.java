@@ -20,13 +20,13 @@ import java.util.Optional;
  * replaced while it is read makes S3A fail the read ("change reported by S3"): the read is repeated, since
  * every version of these objects is complete.
  */
-final class MetadataObjects {
+public final class MetadataObjects {
 
     private static final int READ_ATTEMPTS = 5;
 
     private MetadataObjects() {}
 
-    static Optional<byte[]> read(Path path) throws IOException {
+    public static Optional<byte[]> read(Path path) throws IOException {
         for (int attempt = 1; ; attempt++) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
             try (TemporaryClassLoaderContext ignored = FileSystemContext.of(path).enter();
@@ -43,7 +43,7 @@ final class MetadataObjects {
         }
     }
 
-    static void write(Path path, byte[] bytes) throws IOException {
+    public static void write(Path path, byte[] bytes) throws IOException {
         try (TemporaryClassLoaderContext ignored = FileSystemContext.of(path).enter();
                 FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
             out.write(bytes);

@@ -91,7 +91,7 @@ final class AlreadyRestored {
      * that finish it: a commit returns before its markers reach every partition, and counting before they do
      * would miss records that are committed.
      */
-    private static void awaitCommitsCompleted(Admin admin, String restoreId) throws Exception {
+    static void awaitCommitsCompleted(Admin admin, String restoreId) throws Exception {
         ListTransactionsOptions completing = new ListTransactionsOptions()
                 .filterStates(List.of(TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -1,5 +1,7 @@
 package io.archiver.restore;
 
+import io.archiver.capture.CaptureStore;
+import io.archiver.capture.TopicSettings;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.job.JobSettings;
@@ -18,6 +20,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 
 import java.io.PrintWriter;
@@ -27,10 +30,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static io.archiver.config.ArchiverOptions.CHECKPOINT_INTERVAL;
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
@@ -58,11 +63,12 @@ public final class RestoreJob {
 
     /**
      * Adds the restore of {@code plan}, as {@code selection} says, to {@code env} (its settings from {@link
-     * #settings}), after checking that every target topic can take it.
+     * #settings}), after checking that every target topic can take it; missing targets are created when
+     * {@code createTopics}.
      */
     public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection,
-            PrintWriter out) throws Exception {
-        checkTargets(config, plan, selection);
+            boolean createTopics, PrintWriter out) throws Exception {
+        checkTargets(config, plan, selection, createTopics, out);
         String restoreId = transactionalIdPrefix(config, selection);
         Map<String, Long> alreadyWritten = AlreadyRestored.count(config, plan, selection, restoreId, out);
         List<String> files = new ArrayList<>();
@@ -120,21 +126,34 @@ public final class RestoreJob {
         return config.get(JOB_NAME) + "-restore-" + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Every target topic must exist with at least as many partitions as the archive has partition numbers. */
-    private static void checkTargets(ArchiverConfig config, RestorePlan plan, RestoreSelection selection) throws Exception {
+    /**
+     * Every target topic must exist with at least as many partitions as the archive has partition numbers;
+     * with {@code create}, a missing one is created first ({@link #create}).
+     */
+    private static void checkTargets(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, boolean create,
+            PrintWriter out) throws Exception {
         Map<String, Integer> needed = new HashMap<>();
-        plan.partitions().keySet().forEach(tp -> needed.merge(selection.target(tp.topic()), tp.partition() + 1, Math::max));
+        Map<String, String> archivedTopics = new HashMap<>();
+        plan.partitions().keySet().forEach(tp -> {
+            needed.merge(selection.target(tp.topic()), tp.partition() + 1, Math::max);
+            archivedTopics.put(selection.target(tp.topic()), tp.topic());
+        });
         if (needed.isEmpty()) {
             return;
         }
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
             TopicDescriptions targets = TopicDescriptions.of(admin, needed.keySet(), Duration.ofSeconds(30));
             List<String> missing = targets.missing();
+            if (create && !missing.isEmpty()) {
+                create(config, admin, missing, needed, archivedTopics, out);
+                targets = TopicDescriptions.of(admin, needed.keySet(), Duration.ofSeconds(30));
+                missing = targets.missing();
+            }
             Map<String, TopicDescription> described = targets.found();
             if (!missing.isEmpty()) {
                 throw new ConfigException("Cannot restore: target topic " + String.join(", ", missing) + " does not exist on '"
                         + config.get(KAFKA_BOOTSTRAP_SERVERS) + "'. Create it with at least as many partitions as the archived "
-                        + "topic, or restore into another with --rename.");
+                        + "topic, let the restore create it with --create-topics, or restore into another with --rename.");
             }
             needed.forEach((topic, partitions) -> {
                 int has = described.get(topic).partitions().size();
@@ -145,5 +164,28 @@ public final class RestoreJob {
                 }
             });
         }
+    }
+
+    /**
+     * Creates the missing target topics with the archived topic's partition count and own settings as the
+     * archiver captured them ({@link CaptureStore}); without a capture, with as many partitions as the archive
+     * has partition numbers and the cluster's defaults. The replication factor is the cluster's default.
+     */
+    private static void create(ArchiverConfig config, Admin admin, List<String> missing, Map<String, Integer> needed,
+            Map<String, String> archivedTopics, PrintWriter out) throws Exception {
+        CaptureStore captured = new CaptureStore(config.sinkPath());
+        List<NewTopic> topics = new ArrayList<>();
+        for (String target : missing) {
+            Optional<TopicSettings> source = captured.topic(archivedTopics.get(target));
+            int partitions = Math.max(needed.get(target), source.map(TopicSettings::partitions).orElse(0));
+            Map<String, String> configs = source.map(TopicSettings::configs).orElse(Map.of());
+            topics.add(new NewTopic(target, Optional.of(partitions), Optional.empty()).configs(configs));
+            out.printf("Creating topic %s: %d partitions%s%n", target, partitions, source.isEmpty()
+                    ? " (no settings of '" + archivedTopics.get(target) + "' were captured: the cluster's defaults)"
+                    : configs.isEmpty() ? ", the cluster's default settings (as '" + archivedTopics.get(target) + "' had)"
+                    : ", settings of '" + archivedTopics.get(target) + "': " + new TreeMap<>(configs));
+        }
+        out.flush();
+        admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
     }
 }

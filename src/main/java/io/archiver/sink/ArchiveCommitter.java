@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.capture.ClusterCapture;
 import io.archiver.fs.IoThreads;
 import io.archiver.kafka.LogEndProbe;
 import io.archiver.position.ArchiveLease;
@@ -33,8 +34,9 @@ import java.util.concurrent.Future;
  * Commits one checkpoint's part files. It first checks that this job still holds the archive's lease
  * ({@link ArchiveLease}). Before any file becomes visible it writes, per partition, the
  * {@link PositionRecord} that names the files and the offset after them; then the file sink's committer
- * completes the uploads; then the commit gets an INFO line (a DEBUG line per file) and the commit metrics
- * move. A crash between the two steps leaves records whose files a stateless start completes
+ * completes the uploads; then the commit gets an INFO line (a DEBUG line per file), the commit metrics
+ * move and, in the first subtask, a capture of topic settings and consumer group offsets may start
+ * ({@link ClusterCapture}). A crash between the two steps leaves records whose files a stateless start completes
  * ({@link io.archiver.position.PositionRecovery}).
  */
 final class ArchiveCommitter implements Committer<ArchiveCommittable> {
@@ -47,6 +49,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private final ArchiveLease lease;
     private final CommitMetrics metrics;
     private final LogEndProbe logEnds;
+    private final ClusterCapture capture;
     private final Map<TopicPartition, Long> floors = new HashMap<>();
     /** S3 requests at once: position records written, files completed. */
     private final int requestThreads;
@@ -54,13 +57,14 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     ArchiveCommitter(
             Committer<FileSinkCommittable> files, PositionStore positions, PendingUploads uploads, ArchiveLease lease,
-            LogEndProbe logEnds, MetricGroup metrics, int requestThreads) {
+            LogEndProbe logEnds, ClusterCapture capture, MetricGroup metrics, int requestThreads) {
         this.files = files;
         this.uploads = uploads;
         this.requestThreads = requestThreads;
         this.positions = positions;
         this.lease = lease;
         this.logEnds = logEnds;
+        this.capture = capture;
         this.metrics = new CommitMetrics(metrics);
     }
 
@@ -108,6 +112,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         }
         metrics.commitDuration(millis);
         logEnds.refresh(metrics.archivedEnds(), metrics::lags);
+        capture.afterCommit();
     }
 
     /** Writes the position record of every partition with pending files in these requests. */
@@ -221,6 +226,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             requestPool.shutdownNow();
         }
         logEnds.close();
+        capture.close();
         files.close();
     }
 

@@ -1,5 +1,7 @@
 package io.archiver.sink;
 
+import io.archiver.capture.CaptureSettings;
+import io.archiver.capture.ClusterCapture;
 import io.archiver.kafka.LogEndProbe;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PendingUploads;
@@ -62,15 +64,17 @@ public final class ArchiveSink
     /** The Kafka client settings of the committer's lag probe. */
     private final Properties kafkaClient;
     private final int commitThreads;
+    private final CaptureSettings capture;
 
     /**
      * Part files of {@code files}, each subtask writing them as {@code partFiles} says; {@code bounded}: batch
      * mode, no checkpoints; the committer runs up to {@code commitThreads} S3 requests at once and measures the
-     * archive lag with a Kafka client of {@code kafkaClient}.
+     * archive lag with a Kafka client of {@code kafkaClient}, with which its first subtask also captures what
+     * {@code capture} names.
      */
     ArchiveSink(
             FileSinkInContext<ArchiveRecord> files, PartFiles partFiles, PositionStore positions, ArchiveLease lease,
-            boolean bounded, Properties kafkaClient, int commitThreads) {
+            boolean bounded, Properties kafkaClient, int commitThreads, CaptureSettings capture) {
         this.files = files;
         this.partFiles = partFiles;
         this.positions = positions;
@@ -78,6 +82,7 @@ public final class ArchiveSink
         this.bounded = bounded;
         this.kafkaClient = kafkaClient;
         this.commitThreads = commitThreads;
+        this.capture = capture;
     }
 
     @Override
@@ -116,6 +121,7 @@ public final class ArchiveSink
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
         return new ArchiveCommitter(
                 files.createCommitter(context), positions, new PendingUploads(positions.root()), lease, new LogEndProbe(kafkaClient),
+                ClusterCapture.forCommitter(capture, kafkaClient, context.getTaskInfo().getIndexOfThisSubtask()),
                 context.metricGroup(), commitThreads);
     }
 

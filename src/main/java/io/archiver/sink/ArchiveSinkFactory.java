@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.capture.CaptureSettings;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
@@ -47,7 +48,8 @@ public final class ArchiveSinkFactory {
                 lease,
                 config.get(MODE) == Mode.BATCH,
                 config.kafkaClientProperties(),
-                config.get(SINK_COMMIT_THREADS));
+                config.get(SINK_COMMIT_THREADS),
+                CaptureSettings.of(config));
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

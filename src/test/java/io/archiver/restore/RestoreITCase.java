@@ -53,7 +53,7 @@ class RestoreITCase {
         assertThat(plan.files().size()).as("several files per partition, so the restore is cut mid-way").isGreaterThan(PARTITIONS);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(archived.config));
-        RestoreJob.build(env, archived.config, plan, selection, new java.io.PrintWriter(System.out));
+        RestoreJob.build(env, archived.config, plan, selection, false, new java.io.PrintWriter(System.out));
         JobClient job = env.executeAsync("restore under faults");
         Await.until("the restore's first records written", Duration.ofMinutes(2), () -> endOffsets(target, "read_uncommitted") > 0);
         SharedStack.get().killAndReplaceTaskManagers();
@@ -77,7 +77,7 @@ class RestoreITCase {
         ArchiverConfig config = ArchiverConfig.of(often);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(config));
-        RestoreJob.build(env, config, plan, selection, new java.io.PrintWriter(System.out));
+        RestoreJob.build(env, config, plan, selection, false, new java.io.PrintWriter(System.out));
         JobClient job = env.executeAsync("restore cancelled");
         Await.until("the restore's first commit", Duration.ofMinutes(2), () -> endOffsets(target, "read_committed") > 0);
         try {

@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.capture.CaptureSettings;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.TimePartitioning;
 import io.archiver.format.ArchiveFileReader;
@@ -188,7 +189,7 @@ class ArchiveSinkTest {
                 new FileSinkInContext<>(root(), format, buckets, rolling,
                         OutputFileConfig.builder().withPartSuffix(".jsonl").build(), 60_000, 1),
                 new PartFiles(format, buckets, rolling, 0, 0),
-                new PositionStore(root()), lease, false, noKafka, 2);
+                new PositionStore(root()), lease, false, noKafka, 2, CaptureSettings.none());
         return InstantiationUtil.clone(sink);
     }
 
