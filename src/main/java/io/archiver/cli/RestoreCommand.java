@@ -9,6 +9,7 @@ import io.archiver.restore.GroupPlacements;
 import io.archiver.restore.RestoreJob;
 import io.archiver.restore.RestorePlan;
 import io.archiver.restore.RestoreSelection;
+import io.archiver.restore.RestoreVerifier;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -29,7 +30,8 @@ import static io.archiver.config.ArchiverOptions.JOB_NAME;
  * Writes the archive back into Kafka, exactly once: the committed archive files of the selected topics, each
  * record to the same partition number of its target topic, up to a point in time. {@code --dry-run} prints the
  * plan and writes nothing. With {@code --consumer-groups}, the groups' archived offsets are then translated into
- * the restored topics and committed there ({@link GroupPlacements}). The configuration is the archiver's: {@code sink.path} is the archive read,
+ * the restored topics and committed there ({@link GroupPlacements}); {@code --verify} proves a restore
+ * ({@link RestoreVerifier}). The configuration is the archiver's: {@code sink.path} is the archive read,
  * {@code kafka.*} the cluster written to, {@code record.*} how payloads were archived.
  */
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Write the archive back into Kafka, exactly once.")
@@ -56,6 +58,10 @@ final class RestoreCommand implements Callable<Integer> {
             + "matching this Java regular expression.")
     String groupPattern;
 
+    @Option(names = "--verify", description = "Write nothing; compare the targets with the archive record by record, from where "
+            + "this restore (same --topics, --rename, --until) began. Exit code 1 when a record differs, is missing or extra.")
+    boolean verify;
+
     @Option(names = "--dry-run", description = "Print per partition the files, offsets, records and bytes it would write, and where "
             + "each consumer group would resume; write nothing.")
     boolean dryRun;
@@ -81,6 +87,9 @@ final class RestoreCommand implements Callable<Integer> {
                     + (selection.topics().isEmpty() ? "" : " of " + selection.topics()) + ". Its topics: "
                     + RestorePlan.of(cfg.sinkPath(), RestoreSelection.parse(null, null, null), new ArchiveFileReader(PayloadFormats.of(cfg)))
                             .partitions().keySet().stream().map(tp -> tp.topic()).distinct().toList() + ".");
+        }
+        if (verify) {
+            return new RestoreVerifier(cfg, new ArchiveFileReader(PayloadFormats.of(cfg))).verify(plan, selection, out) ? 0 : 1;
         }
         plan.print(out, selection);
         GroupPlacements placements = groups == null && groupPattern == null

@@ -60,6 +60,10 @@ class RestoreITCase {
         job.getJobExecutionResult().get(3, TimeUnit.MINUTES);
 
         assertThat(byPartition(committed(target, archived.records.size()))).isEqualTo(byPartition(archived.records));
+        Cli.Result verified = Cli.run(archived.config, "restore", "--topics", archived.topic, "--rename", archived.topic + "=" + target,
+                "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("(" + archived.records.size() + " records)");
     }
 
     @Test
@@ -102,7 +106,7 @@ class RestoreITCase {
     }
 
     @Test
-    void dryRunPrintsThePlanAndWritesNothingThenUntilRestoresUpToThePointInTimeAndALaterRunGoesOnFromThere() throws Exception {
+    void dryRunPrintsThePlanAndWritesNothingThenUntilRestoresUpToThePointInTimeAndALaterRunGoesOnFromThereEachVerified() throws Exception {
         Archived archived = archive("restore-cli", 900);
         String target = archived.topic + "-copy";
         SharedStack.get().kafka().createTopic(target, PARTITIONS);
@@ -120,12 +124,28 @@ class RestoreITCase {
         List<ArchiveRecord> expected = archived.records.stream().filter(r -> r.getTimestamp() <= until.toEpochMilli()).toList();
         assertThat(expected).hasSize(450);
         assertThat(byPartition(committed(target, expected.size()))).isEqualTo(byPartition(expected));
+        Cli.Result verified = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--until", until.toString(),
+                "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("Restore verified").contains("(450 records)");
+        Cli.Result incomplete = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--verify");
+        assertThat(incomplete.code()).as(incomplete.out()).isEqualTo(1);
+        assertThat(incomplete.out()).contains("Restore NOT verified").containsPattern(target + "-0 +300 +150 +0 +150 +0");
 
         // the same restore with a later point in time goes on after what the first one wrote
         Cli.Result rest = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target);
         assertThat(rest.code()).as(rest.out()).isZero();
         assertThat(rest.out()).contains(archived.topic + "-0: 150 records already restored");
         assertThat(byPartition(committed(target, archived.records.size()))).isEqualTo(byPartition(archived.records));
+        assertThat(Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--verify").code()).isZero();
+
+        // a record someone else wrote into a target partition after the restore is found
+        try (var producer = TestRecords.producer(SharedStack.get().kafka().bootstrapServers())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(target, 1, null, new byte[] {1})).get();
+        }
+        Cli.Result extra = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--verify");
+        assertThat(extra.code()).as(extra.out()).isEqualTo(1);
+        assertThat(extra.out()).containsPattern(target + "-1 +300 +300 +0 +0 +1");
     }
 
     @Test
@@ -141,6 +161,9 @@ class RestoreITCase {
         Cli.Result missing = Cli.run(archived.config, "restore", "--topics", "no-such-topic");
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.out()).contains("holds no committed files of [no-such-topic]. Its topics: [" + archived.topic + "]");
+        Cli.Result neverRun = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--verify");
+        assertThat(neverRun.code()).isEqualTo(2);
+        assertThat(neverRun.out()).contains("Nothing to verify: no restore of this selection ran");
         assertThatThrownBy(() -> RestoreSelection.parse(null, "orders", null)).hasMessageContaining("archived=target");
     }
 
