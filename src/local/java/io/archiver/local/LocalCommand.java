@@ -22,6 +22,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -66,6 +67,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--once", description = "Stop after printing what was archived, instead of running until Ctrl-C.")
     boolean once;
 
+    @Option(names = "--restore-demo", description = "After archiving: delete the topic and restore it from the archive with a consumer "
+            + "group placed where it was (restore --create-topics --consumer-groups), then verify the restore; then stop.")
+    boolean restoreDemo;
+
     @Mixin ConfigArgs config;
 
     @Spec CommandSpec spec;
@@ -85,7 +90,13 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                     stack.kafka().bootstrapServers(), records, topic, partitions);
             out.printf("S3 at %s, bucket '%s' (access key %s).%n",
                     stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
-            ArchiverConfig cfg = config.load(stack.archiverSettings(topic, uiPort));
+            Map<String, String> settings = stack.archiverSettings(topic, uiPort);
+            RestoreDemo demo = restoreDemo ? new RestoreDemo(stack.kafka().bootstrapServers(), topic, partitions) : null;
+            if (demo != null) {
+                demo.groupHalfWay(out);
+                demo.addSettings(settings);
+            }
+            ArchiverConfig cfg = config.load(settings);
             job = JobLauncher.environment(cfg).executeAsync(cfg.get(JOB_NAME));
             out.printf("Archiver job %s running; Flink web UI %s%n", job.getJobID(),
                     uiPort == 0 ? "on a port chosen at start (--ui-port 0)" : "at http://localhost:" + uiPort);
@@ -96,6 +107,11 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                 out.printf("Only %d of %d records were archived within %s.%n", summary.records(), records, timeout);
                 return 1;
             }
+            if (demo != null) {
+                boolean captured = demo.awaitGroupArchived(out, cfg, Instant.now().plus(timeout));
+                job.cancel().get(30, TimeUnit.SECONDS);
+                return captured ? demo.deleteAndRestore(out, cfg.toMap(), workDir) : 1;
+            }
             if (!once) {
                 awaitCtrlC(out, job, stack);
                 return 0;
@@ -103,7 +119,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             job.cancel().get(30, TimeUnit.SECONDS);
             return 0;
         } finally {
-            if (once || job == null) {
+            if (once || restoreDemo || job == null) {
                 stack.close();
             }
         }

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -167,7 +168,7 @@ public final class ClusterCapture implements AutoCloseable {
         groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
         Map<String, Map<TopicPartition, OffsetAndMetadata>> all =
                 admin.listConsumerGroupOffsets(specs).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        Instant now = Instant.now();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         for (String group : groups) {
             Map<TopicPartition, Long> offsets = new HashMap<>();
             all.getOrDefault(group, Map.of()).forEach((tp, o) -> {

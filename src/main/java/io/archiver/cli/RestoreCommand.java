@@ -99,6 +99,10 @@ final class RestoreCommand implements Callable<Integer> {
         if (dryRun) {
             return 0;
         }
+        plan.partitions().keySet().stream().map(tp -> tp.topic()).distinct().filter(t -> selection.target(t).equals(t)).forEach(t -> out.printf(
+                "Note: '%s' is restored under its own name. If an archiver job archives it into %s, stop that job before the restore and "
+                        + "archive the restored topic under a new sink.path afterwards: restored records get new offsets, and this "
+                        + "archive's positions name the old ones.%n", t, cfg.sinkPath()));
         RestoreJob.build(env, cfg, plan, selection, createTopics, out);
         String name = cfg.get(JOB_NAME) + " restore";
         if (local) {

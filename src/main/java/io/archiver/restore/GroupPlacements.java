@@ -161,9 +161,14 @@ public final class GroupPlacements {
 
     /** What the restore will do for the groups: per group and partition, where it resumes. */
     public void print(PrintWriter out) {
+        String group = null;
         for (Placement p : placements) {
-            out.printf("consumer group %s (offsets captured %s): %s at archived offset %d resumes in %s after %d restored records%n",
-                    p.group(), p.capturedAt(), p.archived(), p.archivedOffset(), p.target(), p.before());
+            if (!p.group().equals(group)) {
+                group = p.group();
+                out.printf("consumer group %s (offsets captured %s):%n", group, p.capturedAt());
+            }
+            out.printf("  %s at archived offset %d resumes in %s after %d restored records%n",
+                    p.archived(), p.archivedOffset(), p.target(), p.before());
         }
         out.flush();
     }
