@@ -40,6 +40,18 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--topics", paramLabel = "T1,T2", description = "Archived topics to restore (default: every topic of the archive).")
     String topics;
 
+    @Option(names = "--topic-pattern", paramLabel = "REGEX", description = "Archived topics matching this Java regular expression (with --topics: either).")
+    String topicPattern;
+
+    @Option(names = "--partitions", paramLabel = "P1,P2", description = "Partition numbers to restore (default: every archived partition).")
+    String partitions;
+
+    @Option(names = "--offsets", paramLabel = "FROM-TO", description = "Archived offsets to restore, inclusive: FROM-TO, FROM- or -TO (default: all).")
+    String offsets;
+
+    @Option(names = "--since", paramLabel = "INSTANT", description = "Restore records with a timestamp at or after this instant only.")
+    String since;
+
     @Option(names = "--rename", paramLabel = "FROM=TO,...", description = "Restore an archived topic into another, e.g. orders=orders-restored.")
     String renames;
 
@@ -74,7 +86,7 @@ final class RestoreCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ArchiverConfig cfg = config.load(Map.of());
-        RestoreSelection selection = RestoreSelection.parse(topics, renames, until);
+        RestoreSelection selection = RestoreSelection.parse(topics, topicPattern, partitions, renames, offsets, since, until);
         Configuration settings = RestoreJob.settings(cfg);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         boolean local = JobLauncher.isLocal(env);

@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * Reads one archive file (its archived partition, a tab and its path: see {@link RestoreJob}) and emits its
- * records in file order (offset order), those of the selected time window only, leaving out the first records
+ * records in file order (offset order), those of the selected offset range and time window only, leaving out the first records
  * of each partition that a restore started again without state finds already written ({@link
  * AlreadyRestored}). Keyed by archived partition; how many records of it were passed on so far is state. A
  * file is read within one call, so a checkpoint barrier comes before or after a whole file, never inside it.
@@ -60,7 +60,7 @@ final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord
         }
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
             reader.read(path, r -> {
-                if (selection.takesTimestamp(r.getTimestamp()) && ++seen[0] > skip) {
+                if (selection.takes(r) && ++seen[0] > skip) {
                     out.collect(r);
                 }
             });

@@ -125,7 +125,7 @@ public final class GroupPlacements {
 
     /**
      * For each threshold offset, how many selected records of the partition's files come before it. Files wholly
-     * below a threshold count by their statistics unless a time window must be applied record by record.
+     * below a threshold count by their statistics unless an offset range or time window applies record by record.
      */
     static Map<Long, Long> restoredBefore(List<RestorePlan.PlannedFile> files, TreeSet<Long> thresholds, RestoreSelection selection,
             ArchiveFileReader reader) throws IOException {
@@ -140,7 +140,7 @@ public final class GroupPlacements {
             if (next[0] == pending.size()) {
                 break;
             }
-            if (selection.until() == null && file.lastOffset() < pending.get(next[0])) {
+            if (!selection.filtersRecords() && file.lastOffset() < pending.get(next[0])) {
                 count[0] += file.records();
                 continue;
             }
@@ -148,7 +148,7 @@ public final class GroupPlacements {
                 while (next[0] < pending.size() && pending.get(next[0]) <= r.getOffset()) {
                     before.put(pending.get(next[0]++), count[0]);
                 }
-                if (selection.takesTimestamp(r.getTimestamp())) {
+                if (selection.takes(r)) {
                     count[0]++;
                 }
             });

@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -122,7 +121,7 @@ public final class RestoreJob {
      * of its start offsets ({@link AlreadyRestored}).
      */
     static String transactionalIdPrefix(ArchiverConfig config, RestoreSelection selection) {
-        String key = config.sinkPath() + "|" + new TreeSet<>(selection.topics()) + "|" + new TreeMap<>(selection.renames());
+        String key = config.sinkPath() + "|" + selection.identity();
         return config.get(JOB_NAME) + "-restore-" + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -34,7 +34,7 @@ public final class RestorePlan {
         Map<TopicPartition, List<PlannedFile>> partitions =
                 new TreeMap<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
-            if (!selection.takes(file.topic())) {
+            if (!selection.takes(file.topic()) || !selection.takes(file.topic(), file.partition(), 0, Long.MAX_VALUE)) {
                 continue;
             }
             long[] stats = reader.offsetStatistics(file.path());
@@ -47,7 +47,7 @@ public final class RestorePlan {
                 });
                 stats = scanned;
             }
-            if (stats[2] > 0) {
+            if (stats[2] > 0 && selection.takes(file.topic(), file.partition(), stats[0], stats[1])) {
                 partitions.computeIfAbsent(new TopicPartition(file.topic(), file.partition()), tp -> new ArrayList<>())
                         .add(new PlannedFile(file.path().toString(), stats[0], stats[1], stats[2], file.size()));
             }
@@ -86,7 +86,7 @@ public final class RestorePlan {
             files += f.size();
         }
         out.printf("%d partitions, %d files, %d records, %d bytes%s%n", partitions.size(), files, records, bytes,
-                selection.until() == null ? "" : " (records after " + selection.until() + " are left out when restoring)");
+                selection.filtersRecords() ? " in these files (only the records of" + selection.describeLimits() + " are restored)" : "");
         out.flush();
     }
 }

@@ -105,7 +105,7 @@ public final class RestoreVerifier {
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
         for (RestorePlan.PlannedFile file : files) {
             reader.read(new Path(file.path()), r -> {
-                if (!selection.takesTimestamp(r.getTimestamp())) {
+                if (!selection.takes(r)) {
                     return;
                 }
                 n[0]++;

@@ -149,6 +149,32 @@ class RestoreITCase {
     }
 
     @Test
+    void partitionsAndOffsetRangesRestoreOnlyTheirRecordsAndAnAdjacentRangeGoesOnAfterTheFirst() throws Exception {
+        Archived archived = archive("restore-range", 900);
+        String target = archived.topic + "-range";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+        String rename = archived.topic + "=" + target;
+
+        Cli.Result first = Cli.run(archived.config, "restore", "--rename", rename, "--partitions", "1", "--offsets", "100-199");
+        assertThat(first.code()).as(first.out()).isZero();
+        assertThat(first.out()).contains("1 partitions").contains("only the records of offsets 100-199 are restored");
+        Cli.Result second = Cli.run(archived.config, "restore", "--rename", rename, "--partitions", "1", "--offsets", "200-249");
+        assertThat(second.code()).as(second.out()).isZero();
+
+        List<ArchiveRecord> expected = archived.records.stream()
+                .filter(r -> r.getPartition() == 1 && r.getOffset() >= 100 && r.getOffset() <= 249).toList();
+        assertThat(expected).hasSize(150);
+        assertThat(byPartition(committed(target, expected.size()))).isEqualTo(byPartition(expected));
+        Cli.Result verified = Cli.run(archived.config, "restore", "--rename", rename, "--partitions", "1", "--offsets", "200-249",
+                "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("(50 records)");
+        Cli.Result both = Cli.run(archived.config, "restore", "--rename", rename, "--partitions", "1", "--offsets", "100-249", "--verify");
+        assertThat(both.code()).as(both.out()).isZero();
+        assertThat(both.out()).as("the two ranges together, from where the first began").contains("(150 records)");
+    }
+
+    @Test
     void aTargetWithFewerPartitionsOrAnUnknownTopicIsRefusedBeforeAnythingIsWritten() throws Exception {
         Archived archived = archive("restore-narrow", 30);
         String target = archived.topic + "-narrow";
