@@ -31,6 +31,7 @@ public final class BenchmarkSuite {
         benchmarks.put("recovery", RecoveryBenchmark::run);
         benchmarks.put("startup", StartupBenchmark::run);
         benchmarks.put("audit", AuditBenchmark::run);
+        benchmarks.put("restore", RestoreBenchmark::run);
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         StringBuilder report = new StringBuilder();
