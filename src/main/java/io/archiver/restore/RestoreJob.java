@@ -57,6 +57,7 @@ public final class RestoreJob {
 
     /** Kafka's default upper bound (transaction.max.timeout.ms): a transaction spans one checkpoint interval. */
     private static final int TRANSACTION_TIMEOUT_MS = 900_000;
+    private static final int BATCH_BYTES = 512 * 1024;
 
     private RestoreJob() {}
 
@@ -105,6 +106,9 @@ public final class RestoreJob {
         producer.remove("isolation.level");
         producer.remove("group.id");
         producer.setProperty("transaction.timeout.ms", Integer.toString(TRANSACTION_TIMEOUT_MS));
+        // a restore is a bulk load: large batches that wait a little to fill (kafka.properties.* may say otherwise)
+        producer.putIfAbsent("batch.size", Integer.toString(BATCH_BYTES));
+        producer.putIfAbsent("linger.ms", "20");
         return KafkaSink.<ArchiveRecord>builder()
                 .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                 .setKafkaProducerConfig(producer)
