@@ -6,6 +6,7 @@ import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.restore.GroupPlacements;
+import io.archiver.restore.PlanFindings;
 import io.archiver.restore.RestoreJob;
 import io.archiver.restore.RestorePlan;
 import io.archiver.restore.RestoreSelection;
@@ -109,6 +110,7 @@ final class RestoreCommand implements Callable<Integer> {
                 : GroupPlacements.plan(cfg, plan, selection, groups, groupPattern, new ArchiveFileReader(PayloadFormats.of(cfg)));
         placements.print(out);
         if (dryRun) {
+            PlanFindings.print(cfg, plan, selection, out);
             return 0;
         }
         plan.partitions().keySet().stream().map(tp -> tp.topic()).distinct().filter(t -> selection.target(t).equals(t)).forEach(t -> out.printf(

@@ -15,15 +15,18 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * Reads one archive file (its archived partition, a tab and its path: see {@link RestoreJob}) and emits its
- * records in file order (offset order), those of the selected offset range and time window only, leaving out the first records
+ * Reads one read unit of the plan (its archived partition, then the paths of its files, tab-separated: see
+ * {@link RestorePlan#readUnits}) and emits its records in offset order, each offset once (the files of a unit
+ * with several overlap and are merged in memory), those of the selected offset range and time window only, leaving out the first records
  * of each partition that a restore started again without state finds already written ({@link
  * AlreadyRestored}). Keyed by archived partition; how many records of it were passed on so far is state. A
- * file is read within one call, so a checkpoint barrier comes before or after a whole file, never inside it.
+ * unit is read within one call, so a checkpoint barrier comes before or after a whole unit, never inside it.
  */
 final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord> {
 
@@ -50,20 +53,20 @@ final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord
     }
 
     @Override
-    public void flatMap(String file, Collector<ArchiveRecord> out) throws Exception {
-        int tab = file.indexOf('\t');
-        Path path = new Path(file.substring(tab + 1));
-        long skip = alreadyWritten.getOrDefault(file.substring(0, tab), 0L);
+    public void flatMap(String unit, Collector<ArchiveRecord> out) throws Exception {
+        String[] parts = unit.split("\t");
+        long skip = alreadyWritten.getOrDefault(parts[0], 0L);
         long[] seen = {passed.value() == null ? 0 : passed.value()};
+        Consumer<ArchiveRecord> emit = r -> {
+            if (selection.takes(r) && ++seen[0] > skip) {
+                out.collect(r);
+            }
+        };
         if (fs == null) {
-            fs = FileSystemContext.of(path);
+            fs = FileSystemContext.of(new Path(parts[1]));
         }
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
-            reader.read(path, r -> {
-                if (selection.takes(r) && ++seen[0] > skip) {
-                    out.collect(r);
-                }
-            });
+            UnitRecords.read(reader, Arrays.asList(parts).subList(1, parts.length), emit);
         }
         passed.update(seen[0]);
     }

@@ -10,7 +10,6 @@ import io.archiver.kafka.LogScanner;
 import io.archiver.position.RestoreStarts;
 import io.archiver.record.ArchiveRecord;
 
-import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -124,8 +123,8 @@ public final class GroupPlacements {
     }
 
     /**
-     * For each threshold offset, how many selected records of the partition's files come before it. Files wholly
-     * below a threshold count by their statistics unless an offset range or time window applies record by record.
+     * For each threshold offset, how many selected records of the partition's files come before it. A file of its
+     * own wholly below a threshold counts by its statistics unless an offset range or time window applies record by record.
      */
     static Map<Long, Long> restoredBefore(List<RestorePlan.PlannedFile> files, TreeSet<Long> thresholds, RestoreSelection selection,
             ArchiveFileReader reader) throws IOException {
@@ -133,18 +132,19 @@ public final class GroupPlacements {
         List<Long> pending = new ArrayList<>(thresholds);
         long[] count = {0};
         int[] next = {0};
-        for (RestorePlan.PlannedFile file : files) {
-            while (next[0] < pending.size() && pending.get(next[0]) <= file.firstOffset()) {
+        for (List<RestorePlan.PlannedFile> unit : RestorePlan.readUnits(files)) {
+            while (next[0] < pending.size() && pending.get(next[0]) <= unit.get(0).firstOffset()) {
                 before.put(pending.get(next[0]++), count[0]);
             }
             if (next[0] == pending.size()) {
                 break;
             }
-            if (!selection.filtersRecords() && file.lastOffset() < pending.get(next[0])) {
-                count[0] += file.records();
+            RestorePlan.PlannedFile only = unit.get(0);
+            if (unit.size() == 1 && !selection.filtersRecords() && only.lastOffset() < pending.get(next[0])) {
+                count[0] += only.records();
                 continue;
             }
-            reader.read(new Path(file.path()), (ArchiveRecord r) -> {
+            UnitRecords.read(reader, UnitRecords.paths(unit), (ArchiveRecord r) -> {
                 while (next[0] < pending.size() && pending.get(next[0]) <= r.getOffset()) {
                     before.put(pending.get(next[0]++), count[0]);
                 }

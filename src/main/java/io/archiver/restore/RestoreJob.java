@@ -41,8 +41,8 @@ import static io.archiver.config.ArchiverOptions.JOB_NAME;
 import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
 
 /**
- * The restore job: the plan's files, a partition's files in offset order to one reader ({@link
- * ArchiveFileRecords}), each record written to the same partition number of its target topic by Flink's
+ * The restore job: the plan's read units (a file, or files whose offsets overlap), a partition's in offset order
+ * to one reader ({@link ArchiveFileRecords}), each record written to the same partition number of its target topic by Flink's
  * {@code KafkaSink} in exactly-once mode (Kafka transactions committed with each checkpoint), so that a
  * read_committed consumer of the target sees every restored record once, in order, also after the job
  * failed and recovered from its checkpoint. Always a streaming job over a bounded input: the checkpoints
@@ -72,7 +72,8 @@ public final class RestoreJob {
         String restoreId = transactionalIdPrefix(config, selection);
         Map<String, Long> alreadyWritten = AlreadyRestored.count(config, plan, selection, restoreId, out);
         List<String> files = new ArrayList<>();
-        plan.partitions().forEach((tp, planned) -> planned.forEach(f -> files.add(tp + "\t" + f.path())));
+        plan.partitions().forEach((tp, planned) -> RestorePlan.readUnits(planned).forEach(unit ->
+                files.add(tp + "\t" + String.join("\t", UnitRecords.paths(unit)))));
         env.fromData(files, Types.STRING)
                 .setParallelism(1)
                 .uid("restore-files")

@@ -60,6 +60,25 @@ public final class RestorePlan {
         return partitions;
     }
 
+    /**
+     * A partition's files as read units, in offset order: files whose offset ranges overlap (offsets archived
+     * twice, or a repaired run inside another file's range) form one unit, read together and merged by offset;
+     * every other file is a unit of its own. Units never overlap, so reading them one after the other writes
+     * each archived offset once, in offset order.
+     */
+    public static List<List<PlannedFile>> readUnits(List<PlannedFile> files) {
+        List<List<PlannedFile>> units = new ArrayList<>();
+        long unitEnd = Long.MIN_VALUE;
+        for (PlannedFile f : files) {
+            if (units.isEmpty() || f.firstOffset() > unitEnd) {
+                units.add(new ArrayList<>());
+            }
+            units.get(units.size() - 1).add(f);
+            unitEnd = Math.max(unitEnd, f.lastOffset());
+        }
+        return units;
+    }
+
     /** Every file, a partition's files together and in offset order. */
     public List<PlannedFile> files() {
         List<PlannedFile> all = new ArrayList<>();

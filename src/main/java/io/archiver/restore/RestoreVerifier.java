@@ -7,7 +7,6 @@ import io.archiver.kafka.LastStableOffsets;
 import io.archiver.position.RestoreStarts;
 import io.archiver.record.ArchiveRecord;
 
-import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -103,30 +102,23 @@ public final class RestoreVerifier {
             long end, List<RestorePlan.PlannedFile> files, RestoreSelection selection, PrintWriter out) throws IOException {
         TargetRecords actual = new TargetRecords(consumer, target, from, end);
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
-        for (RestorePlan.PlannedFile file : files) {
-            reader.read(new Path(file.path()), r -> {
-                if (!selection.takes(r)) {
-                    return;
-                }
-                n[0]++;
-                ConsumerRecord<byte[], byte[]> k = actual.next();
-                if (k == null) {
-                    n[3]++;
-                    return;
-                }
-                String difference = difference(r, k);
-                if (difference.isEmpty()) {
-                    n[1]++;
-                } else if (difference.equals("timestamp") && k.timestampType() == TimestampType.LOG_APPEND_TIME) {
-                    n[1]++;
-                    n[5]++;
-                } else {
-                    if (n[2]++ < SHOWN) {
-                        out.printf("  %s: archived offset %d restored at %d differs in %s%n", target, r.getOffset(), k.offset(), difference);
-                    }
-                }
-            });
-        }
+        UnitRecords.readPartition(reader, files, selection, r -> {
+            n[0]++;
+            ConsumerRecord<byte[], byte[]> k = actual.next();
+            if (k == null) {
+                n[3]++;
+                return;
+            }
+            String difference = difference(r, k);
+            if (difference.isEmpty()) {
+                n[1]++;
+            } else if (difference.equals("timestamp") && k.timestampType() == TimestampType.LOG_APPEND_TIME) {
+                n[1]++;
+                n[5]++;
+            } else if (n[2]++ < SHOWN) {
+                out.printf("  %s: archived offset %d restored at %d differs in %s%n", target, r.getOffset(), k.offset(), difference);
+            }
+        });
         while (actual.next() != null) {
             n[4]++;
         }

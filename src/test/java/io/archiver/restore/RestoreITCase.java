@@ -1,10 +1,13 @@
 package io.archiver.restore;
 
+import io.archiver.audit.ArchiveFile;
+import io.archiver.audit.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.KafkaTopicReader;
@@ -115,7 +118,8 @@ class RestoreITCase {
         assertThat(plan.code()).as(plan.out()).isZero();
         assertThat(plan.out())
                 .contains(archived.topic + "-0").contains(target + "-0").contains(target + "-2")
-                .contains("3 partitions").contains("900 records");
+                .contains("3 partitions").contains("900 records")
+                .contains("3 of 3 partitions without findings (audited against Kafka)");
         assertThat(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)).isEmpty();
 
         Instant until = Instant.ofEpochMilli(TestRecords.BASE_TIMESTAMP + 449_000);
@@ -172,6 +176,40 @@ class RestoreITCase {
         Cli.Result both = Cli.run(archived.config, "restore", "--rename", rename, "--partitions", "1", "--offsets", "100-249", "--verify");
         assertThat(both.code()).as(both.out()).isZero();
         assertThat(both.out()).as("the two ranges together, from where the first began").contains("(150 records)");
+    }
+
+    @Test
+    void aDamagedArchiveIsShownInTheDryRunAndRestoredWithEachArchivedOffsetOnceInOrder() throws Exception {
+        Archived archived = archive("restore-damaged", 6_000);
+        String target = archived.topic + "-mended";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+        List<ArchiveFile> files = ArchiveScanner.committedFiles(archived.config.sinkPath());
+        ArchiveFile deleted = ArchiveDamage.middleFile(files, 1);
+        ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
+        ArchiveDamage.copy(copied.path(), new org.apache.flink.core.fs.Path(copied.path().getParent(), "part-copy-0-0.jsonl"));
+        java.util.Set<Long> lost = new java.util.HashSet<>();
+        new ArchiveFileReader(PayloadFormats.BYTES).offsets(deleted.path(), lost::add);
+        deleted.path().getFileSystem().delete(deleted.path(), false);
+        List<Long> gone = new ArchiveFileReader(PayloadFormats.BYTES).readAll(copied.path()).stream().map(ArchiveRecord::getOffset).toList();
+        assertThat(gone).isNotEmpty();
+
+        Cli.Result plan = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--dry-run");
+        assertThat(plan.code()).as(plan.out()).isZero();
+        assertThat(plan.out())
+                .contains(archived.topic + "-1: committed records missing from the archive at offsets")
+                .contains(archived.topic + "-2: " + gone.size() + " offsets archived twice (restored once)")
+                .contains("1 of 3 partitions without findings (audited against Kafka)");
+
+        Cli.Result restored = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target);
+        assertThat(restored.code()).as(restored.out()).isZero();
+        List<ArchiveRecord> expected = new ArrayList<>();
+        for (ArchiveRecord r : archived.records) {
+            if (r.getPartition() != 1 || !lost.contains(r.getOffset())) {
+                expected.add(r);
+            }
+        }
+        assertThat(byPartition(committed(target, expected.size()))).isEqualTo(byPartition(expected));
+        assertThat(Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--verify").code()).isZero();
     }
 
     @Test

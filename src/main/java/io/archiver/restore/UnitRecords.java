@@ -1,0 +1,51 @@
+package io.archiver.restore;
+
+import io.archiver.format.ArchiveFileReader;
+import io.archiver.record.ArchiveRecord;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * The records of the plan's read units ({@link RestorePlan#readUnits}) in offset order, each archived offset
+ * once: a unit of one file is streamed; the files of a unit with several overlap and are merged in memory
+ * (the first file's copy of an offset kept). The restore, the placement of consumer groups and the
+ * verification all read the archive this way, so they agree on what was restored.
+ */
+final class UnitRecords {
+
+    private UnitRecords() {}
+
+    /** The records of one unit, given by its files' paths. */
+    static void read(ArchiveFileReader reader, List<String> paths, Consumer<ArchiveRecord> sink) throws IOException {
+        if (paths.size() == 1) {
+            reader.read(new Path(paths.get(0)), sink);
+            return;
+        }
+        TreeMap<Long, ArchiveRecord> byOffset = new TreeMap<>();
+        for (String path : paths) {
+            reader.read(new Path(path), r -> byOffset.putIfAbsent(r.getOffset(), r));
+        }
+        byOffset.values().forEach(sink);
+    }
+
+    /** The selected records of a partition's files, unit after unit. */
+    static void readPartition(ArchiveFileReader reader, List<RestorePlan.PlannedFile> files, RestoreSelection selection,
+            Consumer<ArchiveRecord> sink) throws IOException {
+        for (List<RestorePlan.PlannedFile> unit : RestorePlan.readUnits(files)) {
+            read(reader, paths(unit), r -> {
+                if (selection.takes(r)) {
+                    sink.accept(r);
+                }
+            });
+        }
+    }
+
+    static List<String> paths(List<RestorePlan.PlannedFile> unit) {
+        return unit.stream().map(RestorePlan.PlannedFile::path).toList();
+    }
+}
