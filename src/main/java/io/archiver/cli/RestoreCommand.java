@@ -59,6 +59,11 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--until", paramLabel = "INSTANT", description = "Restore records with a timestamp up to this instant only, e.g. 2026-11-30T10:00:00Z.")
     String until;
 
+    @Option(names = "--repartition", description = "Write each record to the partition its key hashes to (Kafka's default "
+            + "partitioner), so the target may have fewer partitions; order is kept per key, and each record carries a header "
+            + "naming its archived partition and offset.")
+    boolean repartition;
+
     @Option(names = "--create-topics", description = "Create missing target topics with the archived topic's partition count and "
             + "settings as the archiver captured them (default: a missing target is an error).")
     boolean createTopics;
@@ -87,7 +92,8 @@ final class RestoreCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ArchiverConfig cfg = config.load(Map.of());
-        RestoreSelection selection = RestoreSelection.parse(topics, topicPattern, partitions, renames, offsets, since, until);
+        RestoreSelection parsed = RestoreSelection.parse(topics, topicPattern, partitions, renames, offsets, since, until);
+        RestoreSelection selection = repartition ? parsed.repartitioned() : parsed;
         Configuration settings = RestoreJob.settings(cfg);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         boolean local = JobLauncher.isLocal(env);

@@ -34,6 +34,11 @@ public final class LogScanner implements AutoCloseable {
         /** A record below the partition's {@code stopAt}, in offset order. */
         void record(TopicPartition tp, long offset);
 
+        /** {@link #record(TopicPartition, long)} with the record's headers, for visitors that read them. */
+        default void record(TopicPartition tp, long offset, Headers headers) {
+            record(tp, offset);
+        }
+
         /** The partition's pass is over; {@code firstBeyond} is the first record at or after {@code stopAt}, -1 if none before {@code end}. */
         void done(TopicPartition tp, long firstBeyond);
     }
@@ -91,7 +96,7 @@ public final class LogScanner implements AutoCloseable {
                 if (record.offset() >= r.stopAt()) {
                     finish(tp, record.offset(), active, visitor);
                 } else {
-                    visitor.record(tp, record.offset());
+                    visitor.record(tp, record.offset(), record.headers());
                 }
             }
             read += polled;

@@ -3,6 +3,7 @@ package io.archiver.restore;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.LogScanner;
+import io.archiver.kafka.TopicDescriptions;
 import io.archiver.position.RestoreStarts;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -10,22 +11,26 @@ import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * How many records of each archived partition a restore has written already, so that the same restore
  * started again without state goes on after them. The first start of a restore records, before it writes, the
  * last stable offset of every target partition ({@link RestoreStarts}); a later start counts the committed
- * records each target partition holds from there (a read_committed scan that copies no payload). Records of a
- * partition are written in order, exactly once, by this restore alone, so they are the first that many of its
- * plan. Anyone else writing to the targets meanwhile makes the count wrong: restore into topics nobody writes.
+ * records each target partition holds from there (a read_committed scan that copies no payload), per archived
+ * partition: the same partition number, or, re-partitioned, the archived partition each record's source
+ * header names. Records of a partition are written in order, exactly once, by this restore alone, so they are
+ * the first that many of its plan. Anyone else writing to the targets meanwhile makes the count wrong: restore into topics nobody writes.
  */
 final class AlreadyRestored {
 
@@ -37,9 +42,16 @@ final class AlreadyRestored {
     static Map<String, Long> count(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, String restoreId,
             PrintWriter out) throws Exception {
         Map<TopicPartition, TopicPartition> targets = new HashMap<>();
-        plan.partitions().keySet().forEach(tp -> targets.put(new TopicPartition(selection.target(tp.topic()), tp.partition()), tp));
         Map<TopicPartition, Long> stable;
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            if (selection.repartition()) {
+                Set<String> topics = new HashSet<>();
+                plan.partitions().keySet().forEach(tp -> topics.add(selection.target(tp.topic())));
+                TopicDescriptions.of(admin, topics, Duration.ofSeconds(30)).found().forEach((topic, description) ->
+                        description.partitions().forEach(p -> targets.put(new TopicPartition(topic, p.partition()), null)));
+            } else {
+                plan.partitions().keySet().forEach(tp -> targets.put(new TopicPartition(selection.target(tp.topic()), tp.partition()), tp));
+            }
             awaitCommitsCompleted(admin, restoreId);
             stable = LastStableOffsets.of(admin, targets.keySet(), Duration.ofSeconds(30));
         }
@@ -74,6 +86,18 @@ final class AlreadyRestored {
                 @Override
                 public void record(TopicPartition tp, long offset) {
                     written.merge(targets.get(tp).toString(), 1L, Long::sum);
+                }
+
+                @Override
+                public void record(TopicPartition tp, long offset, Headers headers) {
+                    if (!selection.repartition()) {
+                        record(tp, offset);
+                        return;
+                    }
+                    RestoredRecords.Source source = RestoredRecords.sourceOf(headers);
+                    if (source != null) {
+                        written.merge(source.archivedPartition(), 1L, Long::sum);
+                    }
                 }
 
                 @Override

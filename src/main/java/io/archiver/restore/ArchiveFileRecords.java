@@ -57,9 +57,19 @@ final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord
         String[] parts = unit.split("\t");
         long skip = alreadyWritten.getOrDefault(parts[0], 0L);
         long[] seen = {passed.value() == null ? 0 : passed.value()};
+        Thread thread = Thread.currentThread();
+        ClassLoader task = thread.getContextClassLoader();
         Consumer<ArchiveRecord> emit = r -> {
             if (selection.takes(r) && ++seen[0] > skip) {
-                out.collect(r);
+                // the chained Kafka sink runs in the task's class loader, not the file system's (it may load
+                // Kafka classes, e.g. when a producer is created on demand)
+                ClassLoader reading = thread.getContextClassLoader();
+                thread.setContextClassLoader(task);
+                try {
+                    out.collect(r);
+                } finally {
+                    thread.setContextClassLoader(reading);
+                }
             }
         };
         if (fs == null) {

@@ -69,6 +69,10 @@ public final class GroupPlacements {
      */
     public static GroupPlacements plan(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, String groups,
             String pattern, ArchiveFileReader reader) throws IOException {
+        if (selection.repartition()) {
+            throw new ConfigException("--consumer-groups cannot be combined with --repartition: records of many archived partitions "
+                    + "share a target partition then, and a group's place in each archived partition is not one offset of the target.");
+        }
         CaptureStore store = new CaptureStore(config.sinkPath());
         List<String> captured = store.groups();
         Set<String> chosen = new LinkedHashSet<>();

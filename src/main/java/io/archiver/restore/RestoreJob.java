@@ -68,7 +68,7 @@ public final class RestoreJob {
      */
     public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection,
             boolean createTopics, PrintWriter out) throws Exception {
-        checkTargets(config, plan, selection, createTopics, out);
+        Map<String, Integer> targetPartitions = checkTargets(config, plan, selection, createTopics, out);
         String restoreId = transactionalIdPrefix(config, selection);
         Map<String, Long> alreadyWritten = AlreadyRestored.count(config, plan, selection, restoreId, out);
         List<String> files = new ArrayList<>();
@@ -83,7 +83,7 @@ public final class RestoreJob {
                 .returns(TypeInformation.of(ArchiveRecord.class))
                 .uid("restore-read")
                 .name("Read archive files")
-                .sinkTo(sink(config, selection, restoreId))
+                .sinkTo(sink(config, selection, targetPartitions, restoreId))
                 .uid("restore-kafka-sink")
                 .name("Kafka sink (exactly once)");
     }
@@ -102,7 +102,8 @@ public final class RestoreJob {
         return conf;
     }
 
-    private static KafkaSink<ArchiveRecord> sink(ArchiverConfig config, RestoreSelection selection, String restoreId) {
+    private static KafkaSink<ArchiveRecord> sink(ArchiverConfig config, RestoreSelection selection, Map<String, Integer> targetPartitions,
+            String restoreId) {
         Properties producer = config.kafkaClientProperties();
         producer.remove("isolation.level");
         producer.remove("group.id");
@@ -113,7 +114,7 @@ public final class RestoreJob {
         return KafkaSink.<ArchiveRecord>builder()
                 .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                 .setKafkaProducerConfig(producer)
-                .setRecordSerializer(new RestoredRecords(selection))
+                .setRecordSerializer(new RestoredRecords(selection, targetPartitions))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(restoreId)
                 .build();
@@ -131,10 +132,11 @@ public final class RestoreJob {
     }
 
     /**
-     * Every target topic must exist with at least as many partitions as the archive has partition numbers;
-     * with {@code create}, a missing one is created first ({@link #create}).
+     * Every target topic must exist with at least as many partitions as the archive has partition numbers
+     * (any number when re-partitioned); with {@code create}, a missing one is created first ({@link #create}).
+     * Returns each target's partition count.
      */
-    private static void checkTargets(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, boolean create,
+    private static Map<String, Integer> checkTargets(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, boolean create,
             PrintWriter out) throws Exception {
         Map<String, Integer> needed = new HashMap<>();
         Map<String, String> archivedTopics = new HashMap<>();
@@ -143,7 +145,7 @@ public final class RestoreJob {
             archivedTopics.put(selection.target(tp.topic()), tp.topic());
         });
         if (needed.isEmpty()) {
-            return;
+            return Map.of();
         }
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
             TopicDescriptions targets = TopicDescriptions.of(admin, needed.keySet(), Duration.ofSeconds(30));
@@ -161,12 +163,16 @@ public final class RestoreJob {
             }
             needed.forEach((topic, partitions) -> {
                 int has = described.get(topic).partitions().size();
-                if (has < partitions) {
+                if (has < partitions && !selection.repartition()) {
                     throw new ConfigException("Cannot restore into '" + topic + "': it has " + has + " partitions, the archive "
                             + "holds partition " + (partitions - 1) + ". Records go back to the partition number they were archived "
-                            + "from: add partitions to the topic or restore into another with --rename.");
+                            + "from: add partitions to the topic, restore into another with --rename, or write records by key "
+                            + "with --repartition.");
                 }
             });
+            Map<String, Integer> partitions = new HashMap<>();
+            described.forEach((topic, d) -> partitions.put(topic, d.partitions().size()));
+            return partitions;
         }
     }
 

@@ -18,10 +18,11 @@ import java.util.regex.PatternSyntaxException;
 /**
  * What a restore writes back: the archived topics it takes (named, matching a pattern, or all), their partitions
  * (all when empty), the name each topic gets in Kafka (its own unless renamed), an inclusive range of archived
- * offsets and a window of record timestamps ({@code until} alone is a point-in-time restore).
+ * offsets, a window of record timestamps ({@code until} alone is a point-in-time restore), and whether records
+ * keep their partition number or are re-partitioned by key ({@link #repartitioned}).
  */
 public record RestoreSelection(Set<String> topics, String topicPattern, Set<Integer> partitions, Map<String, String> renames,
-        long fromOffset, long toOffset, Instant since, Instant until) implements Serializable {
+        long fromOffset, long toOffset, Instant since, Instant until, boolean repartition) implements Serializable {
 
     /** Topics, renames and a point in time only: {@link #parse(String, String, String, String, String, String, String)}. */
     public static RestoreSelection parse(String topics, String renames, String until) {
@@ -85,7 +86,16 @@ public record RestoreSelection(Set<String> topics, String topicPattern, Set<Inte
         if (start != null && end != null && start.isAfter(end)) {
             throw new ConfigException("Invalid time window: --since " + start + " is after --until " + end + ".");
         }
-        return new RestoreSelection(selected, pattern, numbers, renamed, from, to, start, end);
+        return new RestoreSelection(selected, pattern, numbers, renamed, from, to, start, end, false);
+    }
+
+    /**
+     * This selection written by key instead of by partition number: each record to the target partition Kafka's
+     * default partitioner gives its key (a null key: its archived partition number modulo the target's count),
+     * so a target may have any number of partitions and order is kept per key.
+     */
+    public RestoreSelection repartitioned() {
+        return new RestoreSelection(topics, topicPattern, partitions, renames, fromOffset, toOffset, since, until, true);
     }
 
     /** Whether records of this archived topic are restored. */
@@ -127,7 +137,7 @@ public record RestoreSelection(Set<String> topics, String topicPattern, Set<Inte
         if (topicPattern != null || !partitions.isEmpty() || fromOffset > 0 || since != null) {
             id += "|" + topicPattern + "|" + partitions + "|" + fromOffset + "|" + since;
         }
-        return id;
+        return repartition ? id + "|by-key" : id;
     }
 
     /** The limits set, for the plan's summary ("" when none). */

@@ -4,6 +4,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.kafka.LastStableOffsets;
+import io.archiver.kafka.TopicDescriptions;
 import io.archiver.position.RestoreStarts;
 import io.archiver.record.ArchiveRecord;
 
@@ -22,6 +23,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -66,6 +68,9 @@ public final class RestoreVerifier {
         Map<String, Long> starts = startsObject.read().orElseThrow(() -> new ConfigException(
                 "Nothing to verify: no restore of this selection ran (" + startsObject.path() + " does not exist). Verify with "
                         + "the --topics and --rename the restore was run with."));
+        if (selection.repartition()) {
+            return verifyKeyed(plan, selection, restoreId, starts, out);
+        }
         Map<TopicPartition, Long> stable;
         Set<TopicPartition> targets = new HashSet<>();
         plan.partitions().keySet().forEach(tp -> targets.add(target(selection, tp)));
@@ -90,9 +95,51 @@ public final class RestoreVerifier {
                 matched += check.matched();
             }
         }
+        return verdict(clean, matched, "in its target partition once, in order", out);
+    }
+
+    /** {@link #verify} of a re-partitioned restore ({@link KeyedRestoreCheck}). */
+    private boolean verifyKeyed(RestorePlan plan, RestoreSelection selection, String restoreId, Map<String, Long> starts,
+            PrintWriter out) throws Exception {
+        Set<String> topics = new HashSet<>();
+        plan.partitions().keySet().forEach(tp -> topics.add(selection.target(tp.topic())));
+        Map<TopicPartition, Long> stable;
+        Map<TopicPartition, Long> from = new HashMap<>();
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            Set<TopicPartition> targets = new HashSet<>();
+            TopicDescriptions.of(admin, topics, TIMEOUT).found().forEach((topic, d) ->
+                    d.partitions().forEach(p -> targets.add(new TopicPartition(topic, p.partition()))));
+            AlreadyRestored.awaitCommitsCompleted(admin, restoreId);
+            stable = LastStableOffsets.of(admin, targets, TIMEOUT);
+        }
+        stable.forEach((tp, end) -> from.put(tp, starts.getOrDefault(tp.toString(), end)));
+        KeyedRestoreCheck keyed = new KeyedRestoreCheck();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            keyed.readTargets(consumer, from, stable);
+        }
+        out.printf("%-28s %-28s %10s %10s %9s %8s %8s%n", "archived partition", "restored by key to", "archived", "matched",
+                "differing", "missing", "extra");
+        boolean clean = true;
+        long matched = 0;
+        for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : plan.partitions().entrySet()) {
+            String topic = selection.target(e.getKey().topic());
+            PartitionCheck check = keyed.compare(e.getKey(), topic, e.getValue(), selection, reader);
+            out.printf("%-28s %-28s %10d %10d %9d %8d %8d%n", check.archived(), topic, check.archivedRecords(), check.matched(),
+                    check.differing(), check.missing(), check.extra());
+            clean &= check.clean();
+            matched += check.matched();
+        }
+        for (Map.Entry<TopicPartition, Long> foreign : keyed.withoutSource().entrySet()) {
+            out.printf("  %s: %d records without the %s header: written by someone else%n", foreign.getKey(), foreign.getValue(),
+                    RestoredRecords.SOURCE_HEADER);
+            clean = false;
+        }
+        return verdict(clean, matched, "once, in its key's partition, in order per key", out);
+    }
+
+    private static boolean verdict(boolean clean, long matched, String where, PrintWriter out) {
         out.println(clean
-                ? "Restore verified: every selected archived record is in its target partition once, in order, as archived ("
-                        + matched + " records)."
+                ? "Restore verified: every selected archived record is " + where + ", as archived (" + matched + " records)."
                 : "Restore NOT verified: see the differing, missing and extra records above.");
         out.flush();
         return clean;

@@ -213,6 +213,63 @@ class RestoreITCase {
     }
 
     @Test
+    void aRepartitionedRestoreWritesEachRecordOnceToItsKeysPartitionInOrderAlsoWhenStartedAgainWithoutState() throws Exception {
+        Archived archived = archive("restore-keyed", 6_000);
+        String target = archived.topic + "-keyed";
+        SharedStack.get().kafka().createTopic(target, 2);
+        String rename = archived.topic + "=" + target;
+        Cli.Result refused = Cli.run(archived.config, "restore", "--rename", rename);
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.out()).contains("it has 2 partitions, the archive holds partition 2").contains("--repartition");
+
+        RestoreSelection selection = RestoreSelection.parse(null, rename, null).repartitioned();
+        RestorePlan plan = RestorePlan.of(archived.config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.BYTES));
+        Map<String, String> often = new java.util.HashMap<>(archived.config.toMap());
+        often.put("checkpoint.interval", "100 ms");
+        often.put("parallelism", "1");
+        ArchiverConfig config = ArchiverConfig.of(often);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(config));
+        RestoreJob.build(env, config, plan, selection, false, new java.io.PrintWriter(System.out));
+        JobClient job = env.executeAsync("keyed restore cancelled");
+        Await.until("the restore's first commit", Duration.ofMinutes(2), () -> endOffsets(target, "read_committed", 2) > 0);
+        try {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException finishedFirst) {
+            assertThat(finishedFirst).hasMessageContaining("FINISHED");
+        }
+        Cli.Result again = Cli.run(archived.config, "restore", "--rename", rename, "--repartition");
+        assertThat(again.code()).as(again.out()).isZero();
+
+        Map<String, String> expected = new TreeMap<>();
+        archived.records.forEach(r -> expected.put(r.getPartition() + ":" + r.getOffset(), content(r)));
+        Map<String, String> actual = new TreeMap<>();
+        Map<String, Long> lastOffset = new java.util.HashMap<>();
+        for (ArchiveRecord r : committed(target, archived.records.size())) {
+            String[] source = new String(r.getHeaderValues()[r.getHeaderKeys().length - 1], java.nio.charset.StandardCharsets.UTF_8)
+                    .split(":");
+            int archivedPartition = Integer.parseInt(source[1]);
+            long archivedOffset = Long.parseLong(source[2]);
+            assertThat(r.getPartition()).isEqualTo(RestoredRecords.partitionOf(r.getKey(), archivedPartition, 2));
+            Long before = lastOffset.put(r.getPartition() + "<" + archivedPartition, archivedOffset);
+            assertThat(before == null || before < archivedOffset).as("order of archived partition %d in target partition %d",
+                    archivedPartition, r.getPartition()).isTrue();
+            ArchiveRecord withoutSource = new ArchiveRecord(r.getTopic(), r.getPartition(), r.getOffset(), r.getTimestamp(),
+                    r.getTimestampType(), r.getKey(), r.getValue(),
+                    Arrays.copyOf(r.getHeaderKeys(), r.getHeaderKeys().length - 1),
+                    Arrays.copyOf(r.getHeaderValues(), r.getHeaderValues().length - 1));
+            assertThat(actual.put(archivedPartition + ":" + archivedOffset, content(withoutSource))).as("restored once").isNull();
+        }
+        assertThat(actual).isEqualTo(expected);
+        Cli.Result verified = Cli.run(archived.config, "restore", "--rename", rename, "--repartition", "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("(6000 records)");
+    }
+
+    private static String content(ArchiveRecord r) {
+        return byPartition(List.of(r)).values().iterator().next().get(0);
+    }
+
+    @Test
     void aTargetWithFewerPartitionsOrAnUnknownTopicIsRefusedBeforeAnythingIsWritten() throws Exception {
         Archived archived = archive("restore-narrow", 30);
         String target = archived.topic + "-narrow";
@@ -289,13 +346,17 @@ class RestoreITCase {
 
     /** The sum of {@code topic}'s end offsets as a consumer of {@code isolation} sees them (markers included). */
     private static long endOffsets(String topic, String isolation) {
+        return endOffsets(topic, isolation, PARTITIONS);
+    }
+
+    private static long endOffsets(String topic, String isolation, int topicPartitions) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedStack.get().kafka().bootstrapServers(),
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation))) {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
+            for (int p = 0; p < topicPartitions; p++) {
                 partitions.add(new TopicPartition(topic, p));
             }
             return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
