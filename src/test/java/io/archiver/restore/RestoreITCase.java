@@ -213,7 +213,7 @@ class RestoreITCase {
     }
 
     @Test
-    void aRepartitionedRestoreWritesEachRecordOnceToItsKeysPartitionInOrderAlsoWhenStartedAgainWithoutState() throws Exception {
+    void aRepartitionedRestoreWritesEachRecordOnceToItsKeysPartitionInOrderAndARestoreRunAgainGoesOnAfterIt() throws Exception {
         Archived archived = archive("restore-keyed", 6_000);
         String target = archived.topic + "-keyed";
         SharedStack.get().kafka().createTopic(target, 2);
@@ -222,23 +222,15 @@ class RestoreITCase {
         assertThat(refused.code()).isEqualTo(2);
         assertThat(refused.out()).contains("it has 2 partitions, the archive holds partition 2").contains("--repartition");
 
-        RestoreSelection selection = RestoreSelection.parse(null, rename, null).repartitioned();
-        RestorePlan plan = RestorePlan.of(archived.config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.BYTES));
-        Map<String, String> often = new java.util.HashMap<>(archived.config.toMap());
-        often.put("checkpoint.interval", "100 ms");
-        often.put("parallelism", "1");
-        ArchiverConfig config = ArchiverConfig.of(often);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(config));
-        RestoreJob.build(env, config, plan, selection, false, new java.io.PrintWriter(System.out));
-        JobClient job = env.executeAsync("keyed restore cancelled");
-        Await.until("the restore's first commit", Duration.ofMinutes(2), () -> endOffsets(target, "read_committed", 2) > 0);
-        try {
-            job.cancel().get(1, TimeUnit.MINUTES);
-        } catch (java.util.concurrent.ExecutionException finishedFirst) {
-            assertThat(finishedFirst).hasMessageContaining("FINISHED");
-        }
+        // a first run up to a point in time, then the same restore without it: the second counts what the first
+        // wrote per archived partition by the records' source headers, and goes on after it
+        Instant half = Instant.ofEpochMilli(TestRecords.BASE_TIMESTAMP + 2_999_000);
+        Cli.Result first = Cli.run(archived.config, "restore", "--rename", rename, "--repartition", "--until", half.toString());
+        assertThat(first.code()).as(first.out()).isZero();
+        assertThat(committed(target, 3_000)).hasSize(3_000);
         Cli.Result again = Cli.run(archived.config, "restore", "--rename", rename, "--repartition");
         assertThat(again.code()).as(again.out()).isZero();
+        assertThat(again.out()).contains(archived.topic + "-0: 1000 records already restored by an earlier start of this restore");
 
         Map<String, String> expected = new TreeMap<>();
         archived.records.forEach(r -> expected.put(r.getPartition() + ":" + r.getOffset(), content(r)));
@@ -263,6 +255,13 @@ class RestoreITCase {
         Cli.Result verified = Cli.run(archived.config, "restore", "--rename", rename, "--repartition", "--verify");
         assertThat(verified.code()).as(verified.out()).isZero();
         assertThat(verified.out()).contains("(6000 records)");
+
+        try (var producer = TestRecords.producer(SharedStack.get().kafka().bootstrapServers())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(target, 0, null, new byte[] {1})).get();
+        }
+        Cli.Result foreign = Cli.run(archived.config, "restore", "--rename", rename, "--repartition", "--verify");
+        assertThat(foreign.code()).as(foreign.out()).isEqualTo(1);
+        assertThat(foreign.out()).contains(target + "-0: 1 records without the kafka-s3-archiver.source header");
     }
 
     private static String content(ArchiveRecord r) {
