@@ -189,7 +189,7 @@ public final class ArchiveFileReader {
         return g.getFieldRepetitionCount(field) == 0 ? null : g.getBinary(field, 0).getBytes();
     }
 
-    /** One JSON value per line, parsed straight from the bytes (no line strings: a third of the time). */
+    /** One JSON value per line, parsed straight from the bytes (no line strings). */
     private void readJsonLines(InputStream in, Consumer<ArchiveRecord> sink) throws IOException {
         MappingIterator<JsonNode> lines = mapper.readerFor(JsonNode.class).readValues(in);
         while (lines.hasNextValue()) {
