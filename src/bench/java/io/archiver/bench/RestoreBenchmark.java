@@ -13,6 +13,8 @@ import io.archiver.restore.RestoreSelection;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.FileUtils;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.tools.ProducerPerformance;
 
 import java.io.PrintStream;
@@ -47,6 +49,9 @@ public final class RestoreBenchmark {
     private static final int PARTITIONS = 8;
     private static final String SOURCE = "source";
     private static final int TRANSACTION_MS = 10_000;
+    /** Topics a measured call wrote, deleted after it (each holds the whole data set). */
+    private static final List<String> written = new ArrayList<>();
+    private static EmbeddedKafka kafka;
 
     private interface Variant {
         /** Runs once (a fresh target per call); returns the records it wrote or read. */
@@ -67,6 +72,7 @@ public final class RestoreBenchmark {
         java.nio.file.Path work = Files.createTempDirectory("restore-bench");
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
                 EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
+            RestoreBenchmark.kafka = kafka;
             s3.createBucket("bench");
             Configuration fs = new Configuration();
             s3.flinkSettings().forEach(fs::setString);
@@ -90,6 +96,8 @@ public final class RestoreBenchmark {
                 results.add(measure(v.getKey(), rounds, v.getValue()));
             }
             write(results, records, bytes, rounds);
+        } finally {
+            FileUtils.deleteDirectory(work.toFile()); // 2,000,000 records: about 20 GB of topics and archives
         }
     }
 
@@ -108,6 +116,7 @@ public final class RestoreBenchmark {
     /** Kafka's producer tool writing {@code records} values of 1 KiB to a fresh topic. */
     private static long producerPerformance(EmbeddedKafka kafka, long records, String topic, boolean transactions) throws Exception {
         kafka.createTopic(topic, PARTITIONS);
+        written.add(topic);
         List<String> args = new ArrayList<>(List.of("--topic", topic, "--num-records", Long.toString(records),
                 "--record-size", Integer.toString(Preloader.VALUE_BYTES), "--throughput", "-1"));
         if (transactions) {
@@ -144,6 +153,7 @@ public final class RestoreBenchmark {
     /** The restore job writing the whole archive into a fresh topic. */
     private static long restore(EmbeddedKafka kafka, ArchiverConfig config, String target) throws Exception {
         kafka.createTopic(target, PARTITIONS);
+        written.add(target);
         RestoreSelection selection = RestoreSelection.parse(null, SOURCE + "=" + target, null);
         RestorePlan plan = RestorePlan.of(config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(config)));
         Map<String, String> settings = new LinkedHashMap<>(config.toMap());
@@ -157,6 +167,7 @@ public final class RestoreBenchmark {
 
     private static Result measure(String name, int rounds, Variant variant) throws Exception {
         variant.run(0);
+        deleteWritten();
         List<Double> seconds = new ArrayList<>();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         AtomicLong peak = new AtomicLong();
@@ -178,6 +189,7 @@ public final class RestoreBenchmark {
             long start = System.nanoTime();
             records = variant.run(r);
             seconds.add((System.nanoTime() - start) / 1e9);
+            deleteWritten();
         }
         sampler.interrupt();
         Collections.sort(seconds);
@@ -186,6 +198,15 @@ public final class RestoreBenchmark {
         System.out.printf("%s: %.2f s (%.2f-%.2f), %,d records, heap peak %d MB%n", name, result.median, result.min, result.max,
                 records, result.heapPeakMb);
         return result;
+    }
+
+    private static void deleteWritten() throws Exception {
+        if (!written.isEmpty()) {
+            try (Admin admin = kafka.admin()) {
+                admin.deleteTopics(written).all().get(1, TimeUnit.MINUTES);
+            }
+            written.clear();
+        }
     }
 
     private static void write(List<Result> results, long records, long bytes, int rounds) throws Exception {

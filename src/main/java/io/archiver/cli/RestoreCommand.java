@@ -13,6 +13,7 @@ import io.archiver.restore.RestoreSelection;
 import io.archiver.restore.RestoreVerifier;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
@@ -131,6 +132,11 @@ final class RestoreCommand implements Callable<Integer> {
             out.flush();
             job.getJobExecutionResult().get();
             out.printf("Restore job %s finished: every planned file written.%n", job.getJobID());
+        } else if (!env.getConfiguration().get(DeploymentOptions.ATTACHED) && !placements.isEmpty()) {
+            env.execute(name);
+            out.println("Submitted detached: consumer groups are placed once the restore has ended. Run the same restore with "
+                    + "--consumer-groups again then (attached): it writes nothing twice and places the groups.");
+            return 0;
         } else {
             env.execute(name);
         }

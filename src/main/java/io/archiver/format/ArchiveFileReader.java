@@ -4,8 +4,8 @@ import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import org.apache.flink.core.fs.FileSystem;
@@ -189,43 +189,80 @@ public final class ArchiveFileReader {
         return g.getFieldRepetitionCount(field) == 0 ? null : g.getBinary(field, 0).getBytes();
     }
 
-    /** One JSON value per line, parsed straight from the bytes (no line strings). */
+    /**
+     * One envelope per line, read with Jackson's streaming parser straight from the bytes: no line strings and no
+     * tree per record (only a JSON payload is read as a tree, to write it back compact).
+     */
     private void readJsonLines(InputStream in, Consumer<ArchiveRecord> sink) throws IOException {
-        MappingIterator<JsonNode> lines = mapper.readerFor(JsonNode.class).readValues(in);
-        while (lines.hasNextValue()) {
-            JsonNode node = lines.nextValue();
-            JsonNode headers = node.get(HEADERS);
-            String[] keys = new String[headers.size()];
-            byte[][] values = new byte[headers.size()][];
-            for (int i = 0; i < headers.size(); i++) {
-                keys[i] = headers.get(i).get(HEADER_KEY).textValue();
-                values[i] = payload(headers.get(i).get(HEADER_VALUE), formats.header());
+        try (JsonParser p = mapper.createParser(in)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new IOException("Not a JSON Lines archive file: a line is not a JSON object (" + t + " at line "
+                            + p.currentLocation().getLineNr() + ")");
+                }
+                sink.accept(envelope(p));
             }
-            sink.accept(
-                    new ArchiveRecord(
-                            node.get(TOPIC).textValue(),
-                            node.get(PARTITION).intValue(),
-                            node.get(OFFSET).longValue(),
-                            node.get(TIMESTAMP).longValue(),
-                            node.get(TIMESTAMP_TYPE).textValue(),
-                            payload(node.get(KEY), formats.key()),
-                            payload(node.get(VALUE), formats.value()),
-                            keys,
-                            values));
         }
     }
 
-    private static byte[] payload(JsonNode node, PayloadFormat format) throws IOException {
-        if (node == null || node.isNull()) {
+    private ArchiveRecord envelope(JsonParser p) throws IOException {
+        String topic = null;
+        String timestampType = null;
+        int partition = 0;
+        long offset = 0;
+        long timestamp = 0;
+        byte[] key = null;
+        byte[] value = null;
+        List<String> headerKeys = new ArrayList<>(4);
+        List<byte[]> headerValues = new ArrayList<>(4);
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (field) {
+                case TOPIC -> topic = p.getText();
+                case PARTITION -> partition = p.getIntValue();
+                case OFFSET -> offset = p.getLongValue();
+                case TIMESTAMP -> timestamp = p.getLongValue();
+                case TIMESTAMP_TYPE -> timestampType = p.getText();
+                case KEY -> key = payload(p, t, formats.key());
+                case VALUE -> value = payload(p, t, formats.value());
+                case HEADERS -> {
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        String headerKey = null;
+                        byte[] headerValue = null;
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String name = p.currentName();
+                            JsonToken ht = p.nextToken();
+                            if (name.equals(HEADER_KEY)) {
+                                headerKey = p.getText();
+                            } else if (name.equals(HEADER_VALUE)) {
+                                headerValue = payload(p, ht, formats.header());
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                        headerKeys.add(headerKey);
+                        headerValues.add(headerValue);
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        return new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value,
+                headerKeys.toArray(new String[0]), headerValues.toArray(new byte[0][]));
+    }
+
+    private byte[] payload(JsonParser p, JsonToken t, PayloadFormat format) throws IOException {
+        if (t == JsonToken.VALUE_NULL) {
             return null;
         }
         switch (format) {
             case STRING:
-                return node.textValue().getBytes(StandardCharsets.UTF_8);
+                return p.getText().getBytes(StandardCharsets.UTF_8);
             case JSON:
-                return node.toString().getBytes(StandardCharsets.UTF_8);
+                return mapper.writeValueAsBytes(p.readValueAsTree());
             default:
-                return node.binaryValue();
+                return p.getBinaryValue();
         }
     }
 }
