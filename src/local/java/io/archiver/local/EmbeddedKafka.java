@@ -3,6 +3,7 @@ package io.archiver.local;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -10,7 +11,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,16 +20,33 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
+    /** The secured broker's super user and plain user ({@link #start(Path, SecurityProtocol)}). */
+    public static final String ADMIN_USER = "plain-admin";
+    public static final String USER = "plain-user1";
+
     private final KafkaClusterTestKit cluster;
 
-    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+    private final SecurityProtocol protocol;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster, SecurityProtocol protocol) {
         this.cluster = cluster;
+        this.protocol = protocol;
     }
 
     /** Formats and starts a broker whose data lives under {@code baseDir} (a temp folder when null). */
     public static EmbeddedKafka start(Path baseDir) throws Exception {
-        TestKitNodes.Builder nodes =
-                new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1);
+        return start(baseDir, SecurityProtocol.PLAINTEXT);
+    }
+
+    /**
+     * Like {@link #start(Path)}, its clients' listener speaking {@code protocol}. {@code SASL_PLAINTEXT} is the test
+     * kit's secured broker: SASL PLAIN with the users {@value #ADMIN_USER} (a super user) and {@value #USER}
+     * (passwords: the name and {@code -secret}), and ACLs enforced (no ACL: nothing allowed).
+     */
+    public static EmbeddedKafka start(Path baseDir, SecurityProtocol protocol) throws Exception {
+        TestKitNodes.Builder nodes = new TestKitNodes.Builder()
+                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
+                .setBrokerSecurityProtocol(protocol).setControllerSecurityProtocol(protocol);
         if (baseDir != null) {
             nodes.setBaseDirectory(baseDir);
         }
@@ -56,7 +74,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         cluster.startup();
         cluster.waitForReadyBrokers();
-        return new EmbeddedKafka(cluster);
+        return new EmbeddedKafka(cluster, protocol);
     }
 
     public String bootstrapServers() {
@@ -64,7 +82,20 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+        return Admin.create(adminClientProperties());
+    }
+
+    /** The client settings of the super user: bootstrap servers and, on a secured broker, its SASL login. */
+    public Properties adminClientProperties() {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        if (protocol == SecurityProtocol.SASL_PLAINTEXT) {
+            props.put("security.protocol", protocol.name);
+            props.put("sasl.mechanism", "PLAIN");
+            props.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                    + ADMIN_USER + "\" password=\"" + ADMIN_USER + "-secret\";");
+        }
+        return props;
     }
 
     public void createTopic(String topic, int partitions) throws Exception {

@@ -13,6 +13,14 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +41,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
 import static io.archiver.config.ArchiverOptions.KAFKA_TOPICS;
 import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
 import static io.archiver.config.ArchiverOptions.SINK_PATH;
@@ -70,7 +79,10 @@ public final class Preflight {
             admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!config.topics().isEmpty()) {
                 checkTopics(admin, config.topics(), servers);
+                checkReadable(admin, config, servers);
             }
+            admin.listConsumerGroupOffsets(config.get(KAFKA_GROUP_ID)).partitionsToOffsetAndMetadata()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new PreflightException(
                     "Cannot reach Kafka at '" + servers + "' within " + timeout.toSeconds() + " s. Check '"
@@ -82,11 +94,57 @@ public final class Preflight {
                         "Cannot reach Kafka at '" + servers + "' within " + timeout.toSeconds() + " s. Check '"
                                 + KAFKA_BOOTSTRAP_SERVERS.key() + "' and the security settings under 'kafka.properties.'.");
             }
-            throw new PreflightException(
-                    "Kafka at '" + servers + "' refused the archiver: " + cause + ". Check 'kafka.properties.' (security, ACLs).");
+            throw new PreflightException(refusal(servers, config, cause));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PreflightException("Interrupted while checking Kafka.");
+        }
+    }
+
+    /**
+     * What Kafka's refusal means and which setting fixes it. Never quotes the client settings themselves: the SASL
+     * JAAS configuration holds a password.
+     */
+    static String refusal(String servers, ArchiverConfig config, Throwable cause) {
+        if (cause instanceof SaslAuthenticationException) {
+            return "Kafka at '" + servers + "' refused the SASL credentials (mechanism "
+                    + config.kafkaProperties().getProperty("sasl.mechanism", "GSSAPI") + "): check the user name and password in "
+                    + "'kafka.properties.sasl.jaas.config' and 'kafka.properties.sasl.mechanism'.";
+        }
+        if (cause instanceof SslAuthenticationException) {
+            return "The TLS handshake with Kafka at '" + servers + "' failed (" + cause.getMessage() + "): the broker's certificate "
+                    + "must be trusted by 'kafka.properties.ssl.truststore.location' (or its PEM form), and a client certificate "
+                    + "the broker requires must be in 'kafka.properties.ssl.keystore.location'.";
+        }
+        if (cause instanceof TopicAuthorizationException denied) {
+            return "The Kafka user may not read topic(s) " + (denied.unauthorizedTopics().isEmpty() ? config.topics()
+                    : new java.util.TreeSet<>(denied.unauthorizedTopics())) + " on '" + servers + "'. Grant it Read (which includes "
+                    + "Describe), e.g. kafka-acls.sh --add --allow-principal User:<user> --operation Read --topic <topic>.";
+        }
+        if (cause instanceof GroupAuthorizationException) {
+            return "The Kafka user may not use the consumer group '" + config.get(KAFKA_GROUP_ID) + "' ('" + KAFKA_GROUP_ID.key()
+                    + "') on '" + servers + "'. Grant it Read on the group, e.g. kafka-acls.sh --add --allow-principal User:<user> "
+                    + "--operation Read --group <group>.";
+        }
+        if (cause instanceof AuthenticationException || cause instanceof AuthorizationException) {
+            return "Kafka at '" + servers + "' refused the archiver (" + cause.getClass().getSimpleName() + "): check the security "
+                    + "settings under 'kafka.properties.' and the ACLs of its user.";
+        }
+        return "Kafka at '" + servers + "' refused the archiver: " + cause + ". Check 'kafka.properties.' (security, ACLs).";
+    }
+
+    /** Fails naming the topics the user may describe but not read (a broker that reports what it authorizes). */
+    private void checkReadable(Admin admin, ArchiverConfig config, String servers)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        List<String> unreadable = new ArrayList<>();
+        admin.describeTopics(config.topics(), new DescribeTopicsOptions().includeAuthorizedOperations(true)).allTopicNames()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).forEach((topic, d) -> {
+                    if (d.authorizedOperations() != null && !d.authorizedOperations().contains(AclOperation.READ)) {
+                        unreadable.add(topic);
+                    }
+                });
+        if (!unreadable.isEmpty()) {
+            throw new PreflightException(refusal(servers, config, new TopicAuthorizationException("not readable", new java.util.HashSet<>(unreadable))));
         }
     }
 
