@@ -1,6 +1,7 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.PositionSpec;
 import io.archiver.config.CloseNames;
 import io.archiver.config.UserFacingError;
 import io.archiver.fs.IoThreads;
@@ -13,6 +14,8 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -54,6 +57,8 @@ import static io.archiver.config.ArchiverOptions.SINK_PATH;
  */
 public final class Preflight {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
+
     private static final Pattern ERROR_CODE = Pattern.compile("Error Code: (\\w+)");
 
     private final Duration timeout;
@@ -81,8 +86,7 @@ public final class Preflight {
                 checkTopics(admin, config.topics(), servers);
                 checkReadable(admin, config, servers);
             }
-            admin.listConsumerGroupOffsets(config.get(KAFKA_GROUP_ID)).partitionsToOffsetAndMetadata()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            checkGroup(admin, config, servers);
         } catch (TimeoutException e) {
             throw new PreflightException(
                     "Cannot reach Kafka at '" + servers + "' within " + timeout.toSeconds() + " s. Check '"
@@ -131,6 +135,24 @@ public final class Preflight {
                     + "settings under 'kafka.properties.' and the ACLs of its user.";
         }
         return "Kafka at '" + servers + "' refused the archiver: " + cause + ". Check 'kafka.properties.' (security, ACLs).";
+    }
+
+    /**
+     * The consumer group holds the offsets committed for lag monitoring, and those {@code kafka.start=committed}
+     * starts from: without access to it, a job that starts there fails here, any other gets a warning (its
+     * offsets commits fail; the archive's position lives in checkpoints and the archive).
+     */
+    private void checkGroup(Admin admin, ArchiverConfig config, String servers)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            admin.listConsumerGroupOffsets(config.get(KAFKA_GROUP_ID)).partitionsToOffsetAndMetadata()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof GroupAuthorizationException) || config.start().kind() == PositionSpec.Kind.COMMITTED) {
+                throw e;
+            }
+            LOG.warn("{} The job runs without: its offset commits for lag monitoring fail.", refusal(servers, config, e.getCause()));
+        }
     }
 
     /** Fails naming the topics the user may describe but not read (a broker that reports what it authorizes). */

@@ -46,8 +46,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The archiver on a broker that requires SASL (PLAIN over SASL_PLAINTEXT) and enforces ACLs, as a user granted
  * only what archiving needs (read on the topic and on the group): every record archived exactly once; a wrong
- * password and a topic the user may not read each fail at pre-flight, quickly, naming the setting to fix; and no
- * password appears in any log line or message of these runs.
+ * password and a topic the user may not read each fail at pre-flight, quickly, naming the setting to fix; a
+ * group it may not use is a warning (a failure when the job starts from the group's offsets); and no password
+ * appears in any log line or message of these runs.
  */
 @ExtendWith(SharedStack.class)
 class SaslKafkaITCase {
@@ -120,6 +121,22 @@ class SaslKafkaITCase {
                 .hasMessageContaining(topic)
                 .hasMessageContaining("Read");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aGroupTheUserMayNotUseIsAWarningUnlessTheJobStartsFromItsCommittedOffsets() throws Exception {
+        String topic = SharedStack.uniqueName("sasl-group");
+        createTopicReadableBy(topic, "another-group");
+        ArchiverConfig config = config(topic, PASSWORD);
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            new Preflight(Duration.ofSeconds(30), fileSystems()).check(config);
+            assertThat(logs.containing("may not use the consumer group '" + topic + "'")).hasSize(1);
+        }
+        Map<String, String> committed = new java.util.HashMap<>(config.toMap());
+        committed.put("kafka.start", "committed");
+        assertThatThrownBy(() -> new Preflight(Duration.ofSeconds(30), fileSystems()).check(ArchiverConfig.of(committed)))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageContaining("may not use the consumer group '" + topic + "' ('kafka.group.id')");
     }
 
     /** Creates {@code topic} and lets the user read it and use consumer group {@code group}. */
