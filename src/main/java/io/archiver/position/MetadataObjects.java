@@ -2,6 +2,8 @@ package io.archiver.position;
 
 import io.archiver.fs.FileSystemContext;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
@@ -18,11 +20,14 @@ import java.util.Optional;
  * system's {@link FileSystemContext} (the S3 plugin uploads an object, and drains a closed stream, on pool
  * threads that it may start then). An object
  * replaced while it is read makes S3A fail the read ("change reported by S3"): the read is repeated, since
- * every version of these objects is complete.
+ * every version of these objects is complete. So is one read cut short, as a store whose overwrite is not
+ * atomic can hand out ({@link #completeJson}).
  */
 public final class MetadataObjects {
 
     private static final int READ_ATTEMPTS = 5;
+    private static final long RETRY_PAUSE_MILLIS = 50;
+    private static final JsonFactory JSON = new JsonFactory();
 
     private MetadataObjects() {}
 
@@ -32,7 +37,14 @@ public final class MetadataObjects {
             try (TemporaryClassLoaderContext ignored = FileSystemContext.of(path).enter();
                     FSDataInputStream in = path.getFileSystem().open(path)) {
                 in.transferTo(bytes);
+                if (attempt < READ_ATTEMPTS && !completeJson(bytes.toByteArray())) {
+                    Thread.sleep(RETRY_PAUSE_MILLIS);
+                    continue;
+                }
                 return Optional.of(bytes.toByteArray());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("Interrupted while reading " + path);
             } catch (FileNotFoundException e) {
                 return Optional.empty();
             } catch (IOException e) {
@@ -47,6 +59,22 @@ public final class MetadataObjects {
         try (TemporaryClassLoaderContext ignored = FileSystemContext.of(path).enter();
                 FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
             out.write(bytes);
+        }
+    }
+
+    /**
+     * Whether {@code bytes} are a whole JSON document. Every metadata object is; a store whose overwrite is not
+     * atomic (S3-compatible servers on a file system) may hand out an object while it is being replaced, cut
+     * short, and the read is repeated then.
+     */
+    private static boolean completeJson(byte[] bytes) {
+        try (JsonParser p = JSON.createParser(bytes)) {
+            while (p.nextToken() != null) {
+                p.skipChildren();
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
