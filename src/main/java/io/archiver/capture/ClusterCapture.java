@@ -25,18 +25,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Captures, after commits and at most once per {@code kafka.consumer-groups.interval}, the archived topics'
+ * Captures, when the job starts and then every {@code kafka.consumer-groups.interval}, the archived topics'
  * partition counts and settings and the chosen consumer groups' committed offsets of them, and writes what
- * changed to the {@link CaptureStore}. One committer of the job captures (subtask 0); the others get a capture
- * that does nothing. It runs on a thread of its own: a commit only starts it, never waits for it (a slow
- * broker must not stall the task thread). A failure is logged (once until it changes) and the next interval
- * tries again; it never fails the job. Closing waits a bounded time for a capture under way, so the single
- * commit of a batch job still captures.
+ * changed to the {@link CaptureStore}. One committer of the job captures (subtask 0, whether or not it has
+ * anything to commit); the others get a capture that does nothing. It runs on a thread of its own, never on
+ * the task thread (a slow broker must not stall it). A failure is logged (once until it changes) and the next
+ * interval tries again; it never fails the job. Closing waits a bounded time for a capture under way.
  */
 public final class ClusterCapture implements AutoCloseable {
 
@@ -48,10 +47,8 @@ public final class ClusterCapture implements AutoCloseable {
     private final CaptureStore store;
     private final Map<String, Map<TopicPartition, Long>> writtenGroups = new HashMap<>();
     private final Map<String, TopicSettings> writtenTopics = new HashMap<>();
-    private ExecutorService thread;
+    private ScheduledExecutorService thread;
     private Admin admin;
-    private long lastStart = Long.MIN_VALUE;
-    private boolean running;
     private String lastFailure;
 
     private ClusterCapture(CaptureSettings settings, Properties client) {
@@ -60,23 +57,22 @@ public final class ClusterCapture implements AutoCloseable {
         this.store = settings == null ? null : new CaptureStore(settings.root());
     }
 
-    /** The capture of the committer of {@code subtask}: working for subtask 0, doing nothing for the others. */
+    /**
+     * The capture of the committer of {@code subtask}: for subtask 0 it captures at once and then every
+     * interval, on a thread of its own, whether or not this subtask commits anything (it may read no partition);
+     * for the others it does nothing.
+     */
     public static ClusterCapture forCommitter(CaptureSettings settings, Properties client, int subtask) {
-        return new ClusterCapture(subtask == 0 && settings.enabled() ? settings : null, client);
+        ClusterCapture capture = new ClusterCapture(subtask == 0 && settings.enabled() ? settings : null, client);
+        capture.start();
+        return capture;
     }
 
-    /** Starts a capture in the background if the interval has passed since the last and none is under way. */
-    public synchronized void afterCommit() {
-        long now = System.currentTimeMillis();
-        if (settings == null || running || (lastStart != Long.MIN_VALUE && now - lastStart < settings.intervalMillis())) {
-            return;
+    private void start() {
+        if (settings != null) {
+            thread = Executors.newSingleThreadScheduledExecutor(IoThreads.daemon("archive-capture"));
+            thread.scheduleWithFixedDelay(this::capture, 0, settings.intervalMillis(), TimeUnit.MILLISECONDS);
         }
-        if (thread == null) {
-            thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-capture"));
-        }
-        lastStart = now;
-        running = true;
-        thread.execute(this::capture);
     }
 
     private void capture() {
@@ -103,10 +99,6 @@ public final class ClusterCapture implements AutoCloseable {
                 LOG.warn("Cannot capture topic settings and consumer group offsets (tried again in {} ms; archiving goes on): {}",
                         settings.intervalMillis(), failure);
                 lastFailure = failure;
-            }
-        } finally {
-            synchronized (this) {
-                running = false;
             }
         }
     }

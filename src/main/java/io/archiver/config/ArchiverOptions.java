@@ -100,7 +100,7 @@ public final class ArchiverOptions {
                     .durationType()
                     .defaultValue(Duration.ofMinutes(1))
                     .withDescription(
-                            "How often, at most, a commit also archives the consumer groups' offsets (only those that moved are written).");
+                            "How often the consumer groups' offsets (and the archived topics' settings) are captured, from the job's start; only what moved is written.");
 
     public static final ConfigOption<String> KAFKA_START =
             key("kafka.start")

@@ -34,9 +34,9 @@ import java.util.concurrent.Future;
  * Commits one checkpoint's part files. It first checks that this job still holds the archive's lease
  * ({@link ArchiveLease}). Before any file becomes visible it writes, per partition, the
  * {@link PositionRecord} that names the files and the offset after them; then the file sink's committer
- * completes the uploads; then the commit gets an INFO line (a DEBUG line per file), the commit metrics
- * move and, in the first subtask, a capture of topic settings and consumer group offsets may start
- * ({@link ClusterCapture}). A crash between the two steps leaves records whose files a stateless start completes
+ * completes the uploads; then the commit gets an INFO line (a DEBUG line per file) and the commit metrics
+ * move. The first subtask's committer also owns the capture of topic settings and consumer group offsets
+ * ({@link ClusterCapture}), which it closes with itself. A crash between the two steps leaves records whose files a stateless start completes
  * ({@link io.archiver.position.PositionRecovery}).
  */
 final class ArchiveCommitter implements Committer<ArchiveCommittable> {
@@ -112,7 +112,6 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         }
         metrics.commitDuration(millis);
         logEnds.refresh(metrics.archivedEnds(), metrics::lags);
-        capture.afterCommit();
     }
 
     /** Writes the position record of every partition with pending files in these requests. */

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,9 +44,24 @@ class FencingITCase {
         Map<String, String> settings = Map.of("parallelism", "2", "restart.attempts", "2");
         try (FaultScenario s = FaultScenario.start("fence-takeover", 12_000, 3_000, settings)) {
             s.awaitArchived(2_000);
-            writeLease(s.config().sinkPath(), "intruder-run");
-
-            Throwable failure = s.awaitFailure(Duration.ofMinutes(1));
+            // the intruder renews its lease as a job that took over does: a renewal of the fenced job racing with
+            // a single write (the lease is a plain object, not a conditional write) must not undo the take-over
+            Throwable failure;
+            ScheduledExecutorService intruder = Executors.newSingleThreadScheduledExecutor();
+            try {
+                writeLease(s.config().sinkPath(), "intruder-run");
+                intruder.scheduleWithFixedDelay(() -> {
+                    try {
+                        writeLease(s.config().sinkPath(), "intruder-run");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, 250, 250, TimeUnit.MILLISECONDS);
+                failure = s.awaitFailure(Duration.ofMinutes(1));
+            } finally {
+                intruder.shutdown(); // a write under way ends before the restart below looks at the lease
+                assertThat(intruder.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            }
             assertThat(ExceptionUtils.findThrowableWithMessage(failure, "was fenced off the archive"))
                     .as("failure of the fenced job: %s", ExceptionUtils.stringifyException(failure))
                     .isPresent();

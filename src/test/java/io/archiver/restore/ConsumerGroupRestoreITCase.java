@@ -76,6 +76,7 @@ class ConsumerGroupRestoreITCase {
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("kafka.consumer-groups", group);
         settings.put("kafka.consumer-groups.interval", "200 ms");
+        settings.put("parallelism", "4"); // more subtasks than partitions: the capturing one may read none
         ArchiverConfig config = ArchiverConfig.of(settings);
         CaptureStore captured = new CaptureStore(config.sinkPath());
         JobClient job = JobLauncher.environment(config).executeAsync("archive " + topic);
