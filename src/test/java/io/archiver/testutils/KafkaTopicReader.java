@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
@@ -27,15 +28,21 @@ public final class KafkaTopicReader {
     private KafkaTopicReader() {}
 
     public static List<ArchiveRecord> readAll(String bootstrap, String topic) {
-        Map<String, Object> props = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        return readAll(TestRecords.client(bootstrap), topic);
+    }
+
+    /** Every record of {@code topic} a read_committed consumer reads, connecting with {@code client}. */
+    public static List<ArchiveRecord> readAll(Properties client, String topic) {
+        Properties props = new Properties();
+        props.putAll(client);
+        props.putAll(Map.of(
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 // never skip silently: an out-of-range position must surface, not jump to the log end
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"));
         ArchiveRecordDeserializer deserializer = new ArchiveRecordDeserializer();
         List<ArchiveRecord> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.Future;
 import java.util.function.IntFunction;
@@ -67,6 +68,13 @@ public final class TestRecords {
         return sent;
     }
 
+    /** The client settings of an unsecured broker: its bootstrap servers. */
+    public static Properties client(String bootstrap) {
+        Properties client = new Properties();
+        client.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return client;
+    }
+
     /**
      * A producer of byte arrays that waits for every replica and retries for up to 5 minutes. Not idempotent:
      * the embedded test-kit broker has handed the same producer id to two producer instances, which then
@@ -89,8 +97,14 @@ public final class TestRecords {
      * replica. {@code transactionalId} must be unique among live producers.
      */
     public static KafkaProducer<byte[], byte[]> transactionalProducer(String bootstrap, String transactionalId) {
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        return transactionalProducer(client(bootstrap), transactionalId);
+    }
+
+    /** Like {@link #transactionalProducer(String, String)}, connecting with {@code client} (bootstrap servers, security). */
+    public static KafkaProducer<byte[], byte[]> transactionalProducer(Properties client, String transactionalId) {
+        Properties props = new Properties();
+        props.putAll(client);
+        props.putAll(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 5,
                 ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
@@ -98,6 +112,7 @@ public final class TestRecords {
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props);
         producer.initTransactions();
         return producer;
     }
@@ -110,8 +125,15 @@ public final class TestRecords {
     public static List<ArchiveRecord> produceTransactions(
             String bootstrap, String topic, int partitions, int first, int count, int perTransaction, int abortEvery)
             throws Exception {
+        return produceTransactions(client(bootstrap), topic, partitions, first, count, perTransaction, abortEvery);
+    }
+
+    /** Like {@link #produceTransactions(String, String, int, int, int, int, int)}, connecting with {@code client}. */
+    public static List<ArchiveRecord> produceTransactions(
+            Properties client, String topic, int partitions, int first, int count, int perTransaction, int abortEvery)
+            throws Exception {
         List<ArchiveRecord> committed = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = transactionalProducer(bootstrap, "tx-" + topic + "-" + first)) {
+        try (KafkaProducer<byte[], byte[]> producer = transactionalProducer(client, "tx-" + topic + "-" + first)) {
             int transaction = 0;
             for (int start = first; start < first + count; start += perTransaction) {
                 boolean abort = ++transaction % abortEvery == 0;
