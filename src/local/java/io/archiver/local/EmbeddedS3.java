@@ -26,12 +26,14 @@ public final class EmbeddedS3 implements AutoCloseable {
 
     private final BlobStore store;
     private final Path dataDir;
+    private final TlsMaterial tls;
     private final int port;
     private volatile S3Proxy proxy;
 
-    private EmbeddedS3(BlobStore store, Path dataDir, int port) {
+    private EmbeddedS3(BlobStore store, Path dataDir, TlsMaterial tls, int port) {
         this.store = store;
         this.dataDir = dataDir;
+        this.tls = tls;
         this.port = port;
     }
 
@@ -45,21 +47,37 @@ public final class EmbeddedS3 implements AutoCloseable {
      * the real HTTP path).
      */
     public static EmbeddedS3 start(Path dataDir, int port, UnaryOperator<BlobStore> decorator) throws Exception {
+        return start(dataDir, port, null, decorator);
+    }
+
+    /**
+     * Like {@link #start(Path, int, UnaryOperator)}, serving HTTPS only, with the server certificate of {@code tls}
+     * (clients must trust its CA: {@link TlsMaterial#trustStore()}).
+     */
+    public static EmbeddedS3 startTls(Path dataDir, TlsMaterial tls, UnaryOperator<BlobStore> decorator) throws Exception {
+        return start(dataDir, 0, tls, decorator);
+    }
+
+    private static EmbeddedS3 start(Path dataDir, int port, TlsMaterial tls, UnaryOperator<BlobStore> decorator) throws Exception {
         Files.createDirectories(dataDir);
         BlobStore store = decorator.apply(new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString()));
-        S3Proxy proxy = startProxy(store, port);
-        EmbeddedS3 s3 = new EmbeddedS3(store, dataDir, proxy.getPort());
+        S3Proxy proxy = startProxy(store, port, tls);
+        EmbeddedS3 s3 = new EmbeddedS3(store, dataDir, tls, tls == null ? proxy.getPort() : proxy.getSecurePort());
         s3.proxy = proxy;
         return s3;
     }
 
-    private static S3Proxy startProxy(BlobStore store, int port) throws Exception {
-        S3Proxy proxy =
-                S3Proxy.builder()
-                        .blobStore(store)
-                        .endpoint(URI.create("http://127.0.0.1:" + port))
-                        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-                        .build();
+    private static S3Proxy startProxy(BlobStore store, int port, TlsMaterial tls) throws Exception {
+        S3Proxy.Builder builder = S3Proxy.builder()
+                .blobStore(store)
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY);
+        if (tls == null) {
+            builder.endpoint(URI.create("http://127.0.0.1:" + port));
+        } else {
+            builder.secureEndpoint(URI.create("https://127.0.0.1:" + port))
+                    .keyStore(tls.serverKeyStore().toString(), tls.password());
+        }
+        S3Proxy proxy = builder.build();
         proxy.start();
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
         while (!"STARTED".equals(proxy.getState())) {
@@ -78,11 +96,11 @@ public final class EmbeddedS3 implements AutoCloseable {
 
     /** Starts the server again on the same port with the same objects. */
     public void startAgain() throws Exception {
-        proxy = startProxy(store, port);
+        proxy = startProxy(store, port, tls);
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + port);
+        return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + port);
     }
 
     public Path dataDir() {
@@ -103,7 +121,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("s3.endpoint", endpoint().toString());
         s.put("s3.path.style.access", "true");
-        s.put("s3.connection.ssl.enabled", "false");
+        s.put("s3.connection.ssl.enabled", Boolean.toString(tls != null));
         s.put("s3.access-key", ACCESS_KEY);
         s.put("s3.secret-key", SECRET_KEY);
         s.put("s3.directory.marker.retention", "keep");

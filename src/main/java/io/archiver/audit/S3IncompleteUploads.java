@@ -34,28 +34,43 @@ public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseab
 
     /** The lister for {@code root}: the S3 API for s3:// roots, none for other filesystems. */
     public static IncompleteUploads forRoot(String root, Configuration s3Settings) {
-        String scheme = URI.create(root).getScheme();
-        if (scheme != null && scheme.startsWith("s3")) {
-            return fromSettings(s3Settings);
+        URI uri = URI.create(root);
+        if (uri.getScheme() != null && uri.getScheme().startsWith("s3")) {
+            return fromSettings(s3Settings, uri.getHost());
         }
         return NONE;
     }
 
     public static S3IncompleteUploads fromSettings(Configuration s3) {
+        return fromSettings(s3, null);
+    }
+
+    /**
+     * The lister for {@code bucket} (null: any), whose settings of the S3 file system
+     * ({@code s3.bucket.<bucket>.endpoint}, ...) win over the general ones, as they do for the file system.
+     */
+    public static S3IncompleteUploads fromSettings(Configuration s3, String bucket) {
         S3ClientBuilder builder = S3Client.builder().httpClient(UrlConnectionHttpClient.builder().build());
-        String endpoint = s3.getString("s3.endpoint", null);
+        String endpoint = setting(s3, bucket, "endpoint", "endpoint");
         if (endpoint != null) {
             builder.endpointOverride(URI.create(endpoint));
         }
-        builder.forcePathStyle(Boolean.parseBoolean(s3.getString("s3.path.style.access", "false")));
-        builder.region(Region.of(s3.getString("s3.region", "us-east-1")));
-        String accessKey = s3.getString("s3.access-key", null);
-        String secretKey = s3.getString("s3.secret-key", null);
+        builder.forcePathStyle(Boolean.parseBoolean(setting(s3, bucket, "path.style.access", "path.style.access")));
+        String region = setting(s3, bucket, "region", "endpoint.region");
+        builder.region(Region.of(region == null ? "us-east-1" : region));
+        String accessKey = setting(s3, bucket, "access-key", "access.key");
+        String secretKey = setting(s3, bucket, "secret-key", "secret.key");
         builder.credentialsProvider(
                 accessKey != null && secretKey != null
                         ? StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey))
                         : DefaultCredentialsProvider.builder().build());
         return new S3IncompleteUploads(builder.build());
+    }
+
+    /** {@code s3.bucket.<bucket>.<bucketKey>} if set, else {@code s3.<key>}. */
+    private static String setting(Configuration s3, String bucket, String key, String bucketKey) {
+        String general = s3.getString("s3." + key, null);
+        return bucket == null ? general : s3.getString("s3.bucket." + bucket + "." + bucketKey, general);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.archiver.audit.IncompleteUploads;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.audit.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 
@@ -30,6 +31,7 @@ final class ArchiveAccess implements AutoCloseable {
             flink.addAll(GlobalConfiguration.loadConfiguration(confDir));
         }
         flink.addAll(config.flinkSettings());
+        S3EncryptionRequirement.fileSystemSettings(config).forEach(flink::setString); // repairs write to the archive
         JobLauncher.initializeFileSystems(flink);
         this.uploads = S3IncompleteUploads.forRoot(config.sinkPath(), flink);
     }

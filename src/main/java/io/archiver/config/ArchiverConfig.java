@@ -261,6 +261,16 @@ public final class ArchiverConfig {
         positive(SINK_BUCKET_CHECK_INTERVAL, get(SINK_BUCKET_CHECK_INTERVAL).toMillis() > 0, "a positive duration");
         positive(SINK_UPLOAD_THREADS, get(SINK_UPLOAD_THREADS) >= 1 && get(SINK_UPLOAD_THREADS) <= 64, "1 to 64");
         positive(SINK_COMMIT_THREADS, get(SINK_COMMIT_THREADS) >= 1 && get(SINK_COMMIT_THREADS) <= 64, "1 to 64");
+        if (getOptional(SINK_S3_KMS_KEY_ID).isPresent() && get(SINK_S3_ENCRYPTION) != S3Encryption.SSE_KMS) {
+            throw new ConfigException(
+                    "'" + SINK_S3_KMS_KEY_ID.key() + "' applies only to '" + SINK_S3_ENCRYPTION.key() + ": sse-kms' (it is "
+                            + get(SINK_S3_ENCRYPTION) + "); set that too, or remove the key id.");
+        }
+        if (get(SINK_S3_ENCRYPTION) != S3Encryption.DEFAULT && !sink.startsWith("s3")) {
+            throw new ConfigException(
+                    "'" + SINK_S3_ENCRYPTION.key() + ": " + get(SINK_S3_ENCRYPTION) + "' applies to an archive in S3, and '"
+                            + SINK_PATH.key() + "' is " + sink + "; remove it or archive to s3://bucket/prefix.");
+        }
         if (!get(SINK_PART_PREFIX).matches("[a-zA-Z0-9._-]+")) {
             throw new ConfigException(
                     "Invalid value '" + get(SINK_PART_PREFIX) + "' for '" + SINK_PART_PREFIX.key()

@@ -316,6 +316,26 @@ public final class ArchiverOptions {
                             "S3 requests one committer runs at once when a checkpoint completes (position records, upload "
                                     + "completions). Raise it for many partitions and a distant S3 endpoint.");
 
+    public static final ConfigOption<S3Encryption> SINK_S3_ENCRYPTION =
+            key("sink.s3.encryption")
+                    .enumType(S3Encryption.class)
+                    .defaultValue(S3Encryption.DEFAULT)
+                    .withDescription(
+                            "Server-side encryption every object the job writes to S3 must get: archive files, position records, "
+                                    + "the lease, dead letters and checkpoints in S3. default leaves it to the S3 file system's settings "
+                                    + "and the bucket's default encryption; sse-s3 (keys managed by S3) or sse-kms (a KMS key, "
+                                    + "sink.s3.kms-key-id). The command line applies it to the buckets the job writes; on a cluster the "
+                                    + "S3 settings of every JobManager and TaskManager must say the same (s3.encryption.algorithm, "
+                                    + "s3.encryption.key), and the job refuses to write where they do not.");
+
+    public static final ConfigOption<String> SINK_S3_KMS_KEY_ID =
+            key("sink.s3.kms-key-id")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The KMS key (id, alias or ARN) of sink.s3.encryption=sse-kms; unset: the account's AWS managed "
+                                    + "key for S3 (aws/s3).");
+
     public static final ConfigOption<Duration> SINK_BUCKET_CHECK_INTERVAL =
             key("sink.bucket-check-interval")
                     .durationType()
@@ -405,6 +425,8 @@ public final class ArchiverOptions {
                     SINK_BUCKET_CHECK_INTERVAL,
                     SINK_UPLOAD_THREADS,
                     SINK_COMMIT_THREADS,
+                    SINK_S3_ENCRYPTION,
+                    SINK_S3_KMS_KEY_ID,
                     CHECKPOINT_INTERVAL,
                     CHECKPOINT_TIMEOUT,
                     CHECKPOINT_DIR,

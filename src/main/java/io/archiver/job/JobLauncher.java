@@ -1,9 +1,11 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.position.ArchiveLease;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
@@ -43,15 +45,19 @@ public final class JobLauncher {
     public static Launch launch(ArchiverConfig config, Consumer<String> notices) throws IOException, InterruptedException {
         Configuration conf = JobSettings.of(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        Configuration fileSystems = Configuration.fromMap(env.getConfiguration().toMap());
         if (isLocal(env)) {
-            initializeFileSystems(conf);
+            S3EncryptionRequirement.fileSystemSettings(config).forEach(fileSystems::setString);
+            initializeFileSystems(fileSystems);
         } else {
             ClusterOnlySettings.refuseOnCluster(config.flinkSettings().toMap());
         }
         Duration preflight = config.get(PREFLIGHT_TIMEOUT);
         if (!preflight.isZero()) {
-            new Preflight(preflight, Configuration.fromMap(env.getConfiguration().toMap())).check(config);
+            new Preflight(preflight, fileSystems).check(config);
         }
+        // before the first object this run writes (the lease), also when pre-flight is off
+        S3EncryptionRequirement.of(config).verify(new Path(config.sinkPath()));
         ArchiveLease lease = new ArchiveLease(
                 config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
         if (isLocal(env)) {

@@ -5,6 +5,7 @@ import io.archiver.config.PositionSpec;
 import io.archiver.config.CloseNames;
 import io.archiver.config.UserFacingError;
 import io.archiver.fs.IoThreads;
+import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fs.ProbeFileSystems;
 import io.archiver.kafka.TopicDescriptions;
 
@@ -72,7 +73,27 @@ public final class Preflight {
 
     public void check(ArchiverConfig config) {
         checkKafka(config);
+        checkEncryption(config);
         checkSink(config.sinkPath());
+    }
+
+    /** The S3 file systems of every path the job writes apply the encryption the configuration requires. */
+    void checkEncryption(ArchiverConfig config) {
+        S3EncryptionRequirement required = S3EncryptionRequirement.of(config);
+        for (String written : S3EncryptionRequirement.writtenPaths(config)) {
+            Path path = new Path(written);
+            Optional<FileSystem> own = Optional.empty();
+            try {
+                own = ProbeFileSystems.withoutRetries(path.toUri(), fileSystems, timeout);
+                required.verify(path, own.isPresent() ? own.get() : path.getFileSystem());
+            } catch (S3EncryptionRequirement.EncryptionNotApplied e) {
+                throw new PreflightException(e.getMessage());
+            } catch (IOException e) {
+                throw new PreflightException(sinkProblem(written, e));
+            } finally {
+                own.ifPresent(ProbeFileSystems::close);
+            }
+        }
     }
 
     void checkKafka(ArchiverConfig config) {

@@ -6,6 +6,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.Mode;
 import io.archiver.config.TimePartitioning;
+import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.format.ArchiveLayout;
 import io.archiver.format.ArchiveWriters;
 import io.archiver.format.EnvelopeParquetWriterFactory;
@@ -81,6 +82,7 @@ public final class ArchiveSinkFactory {
                 rolling,
                 OutputFileConfig.builder().withPartPrefix(config.get(SINK_PART_PREFIX)).withPartSuffix(suffix).build(),
                 config.get(SINK_BUCKET_CHECK_INTERVAL).toMillis(),
-                config.get(SINK_UPLOAD_THREADS));
+                config.get(SINK_UPLOAD_THREADS),
+                S3EncryptionRequirement.of(config));
     }
 }

@@ -221,4 +221,34 @@ class ArchiverConfigTest {
         // copied as it is onto a topic of binary keys, values or headers, it must not reject a record
         assertThat(io.archiver.record.PayloadFormats.of(config).allBytes()).isTrue();
     }
+
+    @Test
+    void s3EncryptionIsAppliedToEveryBucketTheJobWritesAndAKeyIdWithoutSseKmsIsRefused() {
+        Map<String, String> m = validWith("sink.s3.encryption", "sse-kms");
+        m.put("sink.s3.kms-key-id", "alias/archive");
+        m.put("errors.dead-letter.path", "s3://dead-letters/archive");
+        m.put("checkpoint.dir", "s3://flink/checkpoints");
+        assertThat(io.archiver.fs.S3EncryptionRequirement.fileSystemSettings(ArchiverConfig.of(m))).containsExactly(
+                Map.entry("s3.bucket.bucket.encryption.algorithm", "SSE-KMS"),
+                Map.entry("s3.bucket.bucket.encryption.key", "alias/archive"),
+                Map.entry("s3.bucket.dead-letters.encryption.algorithm", "SSE-KMS"),
+                Map.entry("s3.bucket.dead-letters.encryption.key", "alias/archive"),
+                Map.entry("s3.bucket.flink.encryption.algorithm", "SSE-KMS"),
+                Map.entry("s3.bucket.flink.encryption.key", "alias/archive"));
+        assertThat(io.archiver.fs.S3EncryptionRequirement.fileSystemSettings(ArchiverConfig.of(validWith("sink.s3.encryption", "sse-s3"))))
+                .containsExactly(Map.entry("s3.bucket.bucket.encryption.algorithm", "AES256"));
+        assertThat(io.archiver.fs.S3EncryptionRequirement.fileSystemSettings(ArchiverConfig.of(valid()))).isEmpty();
+
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.s3.kms-key-id", "alias/archive")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'sink.s3.kms-key-id' applies only to 'sink.s3.encryption: sse-kms'");
+        Map<String, String> local = validWith("sink.s3.encryption", "sse-s3");
+        local.put("sink.path", "file:///tmp/archive");
+        assertThatThrownBy(() -> ArchiverConfig.of(local))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("applies to an archive in S3");
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.s3.encryption", "kms")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("default, sse-s3, sse-kms");
+    }
 }

@@ -12,6 +12,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.sink.files.ArchiveBucketAssigner;
 import io.archiver.sink.files.ArchiveRollingPolicy;
+import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.sink.files.FileSinkInContext;
 import io.archiver.sink.files.FileStats;
 import io.archiver.sink.files.PartFiles;
@@ -187,7 +188,8 @@ class ArchiveSinkTest {
         noKafka.setProperty("bootstrap.servers", "127.0.0.1:1");
         ArchiveSink sink = new ArchiveSink(
                 new FileSinkInContext<>(root(), format, buckets, rolling,
-                        OutputFileConfig.builder().withPartSuffix(".jsonl").build(), 60_000, 1),
+                        OutputFileConfig.builder().withPartSuffix(".jsonl").build(), 60_000, 1,
+                        S3EncryptionRequirement.none()),
                 new PartFiles(format, buckets, rolling, 0, 0),
                 new PositionStore(root()), lease, false, noKafka, 2, CaptureSettings.none());
         return InstantiationUtil.clone(sink);

@@ -2,6 +2,7 @@ package io.archiver.testutils;
 
 import io.archiver.audit.ArchiveFile;
 import io.archiver.audit.ArchiveScanner;
+import io.archiver.audit.ArchiveVerifier;
 import io.archiver.audit.VerificationReport;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.record.ArchiveRecord;
@@ -71,7 +72,13 @@ public final class ArchiveAssertions {
      */
     public static VerificationReport assertExactlyOnce(String root, PayloadFormats formats, List<ArchiveRecord> produced,
             boolean compacted) throws Exception {
-        VerificationReport report = SharedStack.get().verifier(formats).verify(root);
+        return assertExactlyOnce(SharedStack.get().verifier(formats), formats, root, produced, compacted);
+    }
+
+    /** {@link #assertExactlyOnce(String, PayloadFormats, List, boolean)} with {@code verifier} (of {@code formats}). */
+    public static VerificationReport assertExactlyOnce(ArchiveVerifier verifier, PayloadFormats formats, String root,
+            List<ArchiveRecord> produced, boolean compacted) throws Exception {
+        VerificationReport report = verifier.verify(root);
         Map<String, List<Long>> expectedOffsets = new TreeMap<>();
         Map<String, ArchiveRecord> expected = new HashMap<>();
         for (ArchiveRecord r : produced) {

@@ -69,7 +69,7 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
         s3.flinkSettings().forEach(conf::setString);
         conf.set(RestOptions.BIND_PORT, "0");
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64mb"));
-        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+        initializeFileSystems(Map.of());
         flink =
                 new MiniClusterWithClientResource(
                         new MiniClusterResourceConfiguration.Builder()
@@ -78,6 +78,17 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
                                 .setNumberSlotsPerTaskManager(SLOTS_PER_TASK_MANAGER)
                                 .build());
         flink.before();
+    }
+
+    /**
+     * Loads Flink's file systems (for this JVM: the MiniCluster's TaskManagers too) with the shared S3 server's
+     * settings and {@code extra} on top, as a cluster configured so would; {@code Map.of()} restores the shared ones.
+     */
+    public void initializeFileSystems(Map<String, String> extra) {
+        Configuration conf = new Configuration();
+        s3.flinkSettings().forEach(conf::setString);
+        extra.forEach(conf::setString);
+        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
     }
 
     public static SharedStack get() {

@@ -1,6 +1,7 @@
 package io.archiver.sink.files;
 
 import io.archiver.fs.FileSystemContext;
+import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fs.PoolThreads;
 
 import org.apache.flink.api.common.JobInfo;
@@ -68,15 +69,18 @@ public final class FileSinkInContext<IN>
     private final OutputFileConfig names;
     private final long bucketCheckInterval;
     private final int uploadThreads;
+    private final S3EncryptionRequirement encryption;
 
     /**
      * Part files of {@code writers} under {@code basePath} in the buckets of {@code buckets}, rolled by
      * {@code rolling} (checked every {@code bucketCheckInterval} ms), named by {@code names}; each writer
-     * starts and finishes up to {@code uploadThreads} uploads at once.
+     * starts and finishes up to {@code uploadThreads} uploads at once. Writers and committers refuse to start
+     * where the file system does not apply {@code encryption}.
      */
     public FileSinkInContext(
             String basePath, BulkWriter.Factory<IN> writers, BucketAssigner<IN, String> buckets,
-            CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads) {
+            CheckpointRollingPolicy<IN, String> rolling, OutputFileConfig names, long bucketCheckInterval, int uploadThreads,
+            S3EncryptionRequirement encryption) {
         this.files = FileSink.forBulkFormat(new Path(basePath), writers)
                 .withBucketAssigner(buckets)
                 .withRollingPolicy(rolling)
@@ -90,6 +94,7 @@ public final class FileSinkInContext<IN>
         this.names = names;
         this.bucketCheckInterval = bucketCheckInterval;
         this.uploadThreads = uploadThreads;
+        this.encryption = encryption;
     }
 
     @Override
@@ -148,6 +153,7 @@ public final class FileSinkInContext<IN>
     }
 
     private FileSystemContext fileSystem() throws IOException {
+        encryption.verify(new Path(basePath));
         return FileSystemContext.of(new Path(basePath));
     }
 
