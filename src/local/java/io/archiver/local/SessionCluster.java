@@ -43,6 +43,7 @@ public final class SessionCluster {
     private final Path logs;
     private final int restPort;
     private final Map<String, String> settings;
+    private final Map<String, String> environment = new java.util.LinkedHashMap<>();
     private Process jobManager;
     private final List<Process> taskManagers = new ArrayList<>();
 
@@ -105,6 +106,21 @@ public final class SessionCluster {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    /**
+     * Environment variables of every process of the cluster and of its client (submissions), e.g. the S3
+     * credentials {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY} instead of keys in config.yaml.
+     * Before {@link #start}.
+     */
+    public SessionCluster withEnvironment(Map<String, String> variables) {
+        environment.putAll(variables);
+        return this;
+    }
+
+    /** The folder of every process's log and output, the clients' included. */
+    public Path logDir() {
+        return logs;
     }
 
     public String restUrl() {
@@ -278,6 +294,7 @@ public final class SessionCluster {
         pb.environment().put("FLINK_CONF_DIR", conf.toString());
         pb.environment().put("FLINK_PLUGINS_DIR", plugins.toString());
         pb.environment().put("AWS_JAVA_V1_DISABLE_DEPRECATION_ANNOUNCEMENT", "true");
+        pb.environment().putAll(environment);
         return pb;
     }
 

@@ -1,5 +1,6 @@
 package io.archiver.deploy;
 
+import io.archiver.local.EmbeddedS3;
 import io.archiver.local.SessionCluster;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -167,6 +168,23 @@ class SessionClusterITCase {
                 .hasMessageContaining("Set s3.secret-key in the cluster's configuration")
                 // what the client printed (the harness's message starts with the command line, secret included)
                 .satisfies(e -> assertThat(e.getMessage().substring(e.getMessage().indexOf("failed (exit"))).doesNotContain("not-the-clusters"));
+    }
+
+    @Test
+    @Order(5)
+    void noSecretReachesAnyLogOrOutputOfTheClusterOrItsClients() throws Exception {
+        List<String> leaks = new ArrayList<>();
+        try (var files = java.nio.file.Files.list(cluster.logDir())) {
+            for (java.nio.file.Path file : files.toList()) {
+                String text = java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.ISO_8859_1);
+                for (String secret : List.of(EmbeddedS3.SECRET_KEY, "not-the-clusters")) {
+                    if (text.contains(secret)) {
+                        leaks.add(file.getFileName() + " holds " + secret);
+                    }
+                }
+            }
+        }
+        assertThat(leaks).isEmpty();
     }
 
     /** What the cluster's Prometheus reporters (a free port range, in place of conf/flink/config.yaml's) export right now. */

@@ -1,5 +1,6 @@
 package io.archiver.testutils;
 
+import io.archiver.local.EmbeddedS3;
 import io.archiver.local.SessionCluster;
 
 import java.net.ServerSocket;
@@ -15,14 +16,19 @@ public final class SessionClusters {
 
     /**
      * A started cluster whose checkpoints go under {@code s3://<bucket>/<name>/checkpoints} and whose Prometheus
-     * reporters listen from {@code prometheusPort} (ten ports); every other port is a free one.
+     * reporters listen from {@code prometheusPort} (ten ports); every other port is a free one. Its processes and
+     * its client get the S3 credentials from the environment ({@code AWS_ACCESS_KEY_ID}, {@code
+     * AWS_SECRET_ACCESS_KEY}), as from a secret store, never from config.yaml: every deploy test proves it.
      */
     public static SessionCluster start(String name, int prometheusPort) throws Exception {
         Map<String, String> settings = new LinkedHashMap<>(SharedStack.get().s3().flinkSettings());
+        settings.remove("s3.access-key");
+        settings.remove("s3.secret-key");
         settings.put("execution.checkpointing.dir", "s3://" + SharedStack.BUCKET + "/" + name + "/checkpoints");
         settings.put("metrics.reporter.prom.port", prometheusPort + "-" + (prometheusPort + 10));
         SessionCluster cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"),
-                Path.of("target", "plugins"), Files.createTempDirectory(name), 0, settings);
+                Path.of("target", "plugins"), Files.createTempDirectory(name), 0, settings)
+                .withEnvironment(Map.of("AWS_ACCESS_KEY_ID", EmbeddedS3.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", EmbeddedS3.SECRET_KEY));
         cluster.start(1);
         return cluster;
     }
