@@ -58,7 +58,8 @@ public final class EmbeddedS3 implements AutoCloseable {
         return start(dataDir, 0, tls, decorator);
     }
 
-    private static EmbeddedS3 start(Path dataDir, int port, TlsMaterial tls, UnaryOperator<BlobStore> decorator) throws Exception {
+    /** Serving HTTPS with {@code tls} on {@code port} (0: a free one), or HTTP when {@code tls} is null. */
+    public static EmbeddedS3 start(Path dataDir, int port, TlsMaterial tls, UnaryOperator<BlobStore> decorator) throws Exception {
         Files.createDirectories(dataDir);
         BlobStore store = decorator.apply(new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString()));
         S3Proxy proxy = startProxy(store, port, tls);

@@ -22,11 +22,14 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.archiver.config.ArchiverOptions.JOB_NAME;
+import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
 
 /**
  * Runs the archiver on an embedded local stack: a real Kafka broker and a real S3-compatible server on
@@ -71,6 +74,11 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             + "group placed where it was (restore --create-topics --consumer-groups), then verify the restore; then stop.")
     boolean restoreDemo;
 
+    @Option(names = "--secure", description = "Run the stack secured as production clusters are: Kafka over TLS with a SCRAM user "
+            + "limited by ACLs, S3 over HTTPS, certificates of a private CA made at start, SSE-KMS required of every object; "
+            + "writes the archiver's secured configuration to <work-dir>/archiver-secure.yaml.")
+    boolean secure;
+
     @Mixin ConfigArgs config;
 
     @Spec CommandSpec spec;
@@ -79,24 +87,34 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Instant started = Instant.now();
-        out.println("Starting Kafka and the S3-compatible server (data in " + workDir.toAbsolutePath() + ") ...");
+        if (secure && restoreDemo) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--restore-demo runs on the plain stack; leave out --secure (restore on a secured cluster takes the same kafka.properties.*).");
+        }
+        out.println("Starting Kafka and the S3-compatible server" + (secure ? ", secured," : "") + " (data in "
+                + workDir.toAbsolutePath() + ") ...");
         out.flush();
-        LocalStack stack = LocalStack.start(workDir, s3Port);
+        LocalStack stack = secure ? LocalStack.startSecured(workDir, s3Port) : LocalStack.start(workDir, s3Port);
         JobClient job = null;
         try {
-            stack.kafka().createTopic(topic, partitions);
-            SampleData.produce(stack.kafka().bootstrapServers(), topic, records);
-            out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
-                    stack.kafka().bootstrapServers(), records, topic, partitions);
-            out.printf("S3 at %s, bucket '%s' (access key %s).%n",
-                    stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
             Map<String, String> settings = stack.archiverSettings(topic, uiPort);
             RestoreDemo demo = restoreDemo ? new RestoreDemo(stack.kafka().bootstrapServers(), topic, partitions) : null;
             if (demo != null) {
-                demo.groupHalfWay(out);
                 demo.addSettings(settings);
             }
             ArchiverConfig cfg = config.load(settings);
+            stack.createTopic(topic, partitions, cfg.get(KAFKA_GROUP_ID));
+            SampleData.produce(stack.producerClient(), topic, records);
+            out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
+                    cfg.get(KAFKA_BOOTSTRAP_SERVERS), records, topic, partitions);
+            out.printf("S3 at %s, bucket '%s' (access key %s).%n",
+                    stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
+            if (secure) {
+                printSecured(out, stack, cfg);
+            }
+            if (demo != null) {
+                demo.groupHalfWay(out);
+            }
             job = JobLauncher.environment(cfg).executeAsync(cfg.get(JOB_NAME));
             out.printf("Archiver job %s running; Flink web UI %s%n", job.getJobID(),
                     uiPort == 0 ? "on a port chosen at start (--ui-port 0)" : "at http://localhost:" + uiPort);
@@ -106,6 +124,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             if (summary.records() != records) {
                 out.printf("Only %d of %d records were archived within %s.%n", summary.records(), records, timeout);
                 return 1;
+            }
+            if (secure) {
+                printEncryption(out, stack);
             }
             if (demo != null) {
                 boolean captured = demo.awaitGroupArchived(out, cfg, Instant.now().plus(timeout));
@@ -149,6 +170,37 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                     p.topic() + "-" + p.partition(), p.files().size(), p.records(), p.firstOffset(), p.lastOffset());
         }
         out.printf("Files on disk: %s%n", stack.s3().dataDir().resolve(LocalStack.BUCKET));
+        out.flush();
+    }
+
+    /** Writes the secured run's configuration (secrets referenced, never included) and says how it is secured. */
+    private void printSecured(PrintWriter out, LocalStack stack, ArchiverConfig cfg) throws java.io.IOException {
+        Path file = workDir.toAbsolutePath().resolve("archiver-secure.yaml");
+        StringBuilder yaml = new StringBuilder("# The secured local run's configuration (kafka-s3-archiver local --secure).\n"
+                + "# Secrets are read from the file the ${file:...} references name, by Kafka's FileConfigProvider.\n"
+                + "# flink.s3.* are the local S3 server's; on AWS leave the keys out and let the credential chain\n"
+                + "# (environment, instance or pod role) provide them.\n");
+        new java.util.TreeMap<>(cfg.toMap()).forEach((key, value) -> {
+            if (!key.startsWith("flink.rest.")) {
+                yaml.append(key).append(": '").append(value.replace("'", "''")).append("'\n");
+            }
+        });
+        java.nio.file.Files.writeString(file, yaml.toString());
+        out.printf("Secured: Kafka SASL_SSL (SCRAM-SHA-512 user '%s', ACLs: Read on the topic and the group), S3 over HTTPS, "
+                + "certificates of a private CA (%s), SSE-KMS required.%n", LocalStack.KAFKA_USER, stack.caCertificate());
+        out.printf("The archiver's configuration: %s (secrets in %s, referenced, never copied).%n",
+                file, workDir.toAbsolutePath().resolve("secrets"));
+    }
+
+    /** What the S3 server received: every object-creating request and its encryption headers. */
+    private static void printEncryption(PrintWriter out, LocalStack stack) {
+        List<EncryptionRecordingBlobStore.Write> writes = stack.objectWrites();
+        long withKey = writes.stream()
+                .filter(w -> "aws:kms".equals(w.encryption()) && LocalStack.KMS_KEY.equals(w.kmsKeyId())).count();
+        out.printf("S3 received %d requests creating objects, %d of them with SSE-KMS and key %s "
+                + "(S3Proxy records the headers; S3 itself would encrypt).%n", writes.size(), withKey, LocalStack.KMS_KEY);
+        writes.stream().filter(w -> !"aws:kms".equals(w.encryption()) || !LocalStack.KMS_KEY.equals(w.kmsKeyId()))
+                .forEach(w -> out.printf("  without: %s %s (%s, %s)%n", w.kind(), w.key(), w.encryption(), w.kmsKeyId()));
         out.flush();
     }
 

@@ -7,6 +7,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Future;
 
 /**
@@ -18,13 +19,20 @@ public final class SampleData {
     private SampleData() {}
 
     public static void produce(String bootstrapServers, String topic, int count) throws Exception {
-        Map<String, Object> props =
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                        ProducerConfig.ACKS_CONFIG, "all",
-                        ProducerConfig.LINGER_MS_CONFIG, 5,
-                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        Properties client = new Properties();
+        client.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        produce(client, topic, count);
+    }
+
+    /** Like {@link #produce(String, String, int)}, connecting with {@code client} (bootstrap servers, security). */
+    public static void produce(Properties client, String topic, int count) throws Exception {
+        Properties props = new Properties();
+        props.putAll(client);
+        props.putAll(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             Future<?> last = null;
             for (int i = 0; i < count; i++) {

@@ -22,6 +22,43 @@ class LocalCommandITCase {
     @Test
     void localCommandArchivesEverySampleRecordAndReportsIt() throws Exception {
         Path workDir = Files.createTempDirectory("local-it");
+        String printed = runLocal(workDir);
+        assertThat(printed)
+                .contains("produced 1500 records to topic 'demo' (3 partitions)")
+                .contains("Archived 1500 records")
+                .contains("demo-0").contains("demo-1").contains("demo-2")
+                // what the user needs only: no start-up output of the embedded broker, S3 client or Flink
+                .doesNotContain("Bootstrap metadata").doesNotContain("Formatting metadata").doesNotContain("mime.types")
+                .doesNotContain("AWS SDK").doesNotContain("WARN").doesNotContain("Exception");
+        assertThat(workDir.resolve("s3/archive/demo").toFile()).isDirectory();
+        assertThat(new File(workDir.toFile(), "s3/archive/demo/topic=demo")).isDirectory();
+    }
+
+    @Test
+    void theSecuredLocalStackArchivesOverTlsWithEveryObjectEncryptedAndWritesItsConfiguration() throws Exception {
+        Path workDir = Files.createTempDirectory("local-secure-it");
+        String printed = runLocal(workDir, "--secure");
+        assertThat(printed)
+                .contains("Secured: Kafka SASL_SSL (SCRAM-SHA-512")
+                .contains("S3 at https://127.0.0.1:")
+                .contains("Archived 1500 records")
+                .doesNotContain("without:").doesNotContain("WARN").doesNotContain("Exception");
+        java.util.regex.Matcher encrypted = java.util.regex.Pattern
+                .compile("S3 received (\\d+) requests creating objects, (\\d+) of them with SSE-KMS").matcher(printed);
+        assertThat(encrypted.find()).as(printed).isTrue();
+        assertThat(Integer.parseInt(encrypted.group(1))).isPositive().isEqualTo(Integer.parseInt(encrypted.group(2)));
+        String configuration = Files.readString(workDir.resolve("archiver-secure.yaml"));
+        String secrets = Files.readString(workDir.resolve("secrets/kafka.properties"));
+        assertThat(configuration).contains("SASL_SSL").contains("${file:").contains("sink.s3.encryption: 'sse-kms'");
+        for (String line : secrets.split("\n")) {
+            String secret = line.substring(line.indexOf('=') + 1);
+            assertThat(configuration).doesNotContain(secret);
+            assertThat(printed).doesNotContain(secret);
+        }
+    }
+
+    /** Runs the local command with {@code --once} and small settings in its own JVM; returns what it printed. */
+    private static String runLocal(Path workDir, String... extra) throws Exception {
         Path output = workDir.resolve("output.txt");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -35,6 +72,7 @@ class LocalCommandITCase {
                 "--records", "1500", "--partitions", "3",
                 "--s3-port", "0", "--ui-port", "0",
                 "--work-dir", workDir.toString(), "--timeout", "PT2M"));
+        command.addAll(List.of(extra));
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
@@ -46,14 +84,6 @@ class LocalCommandITCase {
         String printed = Files.readString(output, StandardCharsets.UTF_8);
         assertThat(exited).as("local --once exits by itself; output:%n%s", printed).isTrue();
         assertThat(process.exitValue()).as("exit code; output:%n%s", printed).isZero();
-        assertThat(printed)
-                .contains("produced 1500 records to topic 'demo' (3 partitions)")
-                .contains("Archived 1500 records")
-                .contains("demo-0").contains("demo-1").contains("demo-2")
-                // what the user needs only: no start-up output of the embedded broker, S3 client or Flink
-                .doesNotContain("Bootstrap metadata").doesNotContain("Formatting metadata").doesNotContain("mime.types")
-                .doesNotContain("AWS SDK").doesNotContain("WARN").doesNotContain("Exception");
-        assertThat(workDir.resolve("s3/archive/demo").toFile()).isDirectory();
-        assertThat(new File(workDir.toFile(), "s3/archive/demo/topic=demo")).isDirectory();
+        return printed;
     }
 }
