@@ -69,4 +69,76 @@ class DockerComposeTest {
         assertThat(volumes).contains("./target/" + Path.of(System.getProperty("archiver.shaded.jar")).getFileName() + ":");
         assertThat(String.valueOf(submit.get("entrypoint"))).contains("--config /opt/archiver/conf/archiver-docker.yaml");
     }
+
+    @Test
+    void securedComposeVariantAgreesWithItsArchiverConfigurationAndKeepsSecretsInTheEnvironment() throws Exception {
+        Map<String, Object> base = load("docker-compose.yml");
+        Map<String, Object> secure = load("docker-compose.secure.yml");
+        Map<String, Object> services = map(secure.get("services"));
+        for (String service : services.keySet()) {
+            if (!List.of("tls", "kafka-user").contains(service)) {
+                assertThat(map(base.get("services"))).as("service %s overrides one of docker-compose.yml", service).containsKey(service);
+            }
+        }
+        ArchiverConfig config = ConfigLoader.load(Path.of("conf", "archiver-docker-secure.yaml"), Map.of());
+        Map<String, Object> kafka = map(map(services.get("kafka")).get("environment"));
+        String bootstrap = config.get(io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS);
+        assertThat(String.valueOf(kafka.get("KAFKA_ADVERTISED_LISTENERS"))).contains("SECURE://" + bootstrap);
+        assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP")))
+                .contains("SECURE:" + config.kafkaProperties().getProperty("security.protocol"));
+        assertThat(kafka.get("KAFKA_LISTENER_NAME_SECURE_SASL_ENABLED_MECHANISMS"))
+                .isEqualTo(config.kafkaProperties().getProperty("sasl.mechanism"));
+        assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_NAME_SECURE_SSL_KEYSTORE_LOCATION"))).isEqualTo("/tls/kafka.p12");
+
+        String grants = String.valueOf(map(services.get("kafka-user")).get("entrypoint"));
+        assertThat(grants).contains("--entity-name archiver").contains("--topic " + config.topics().get(0))
+                .contains("--group " + config.get(io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID));
+        assertThat(config.kafkaProperties().getProperty("sasl.jaas.config"))
+                .contains("username=\"archiver\"").contains("password=\"${env:ARCHIVER_KAFKA_PASSWORD}\"");
+        String trustStore = config.kafkaProperties().getProperty("ssl.truststore.location");
+
+        String flinkProperties = String.valueOf(map(secure.get("x-secure-flink")).get("FLINK_PROPERTIES"));
+        assertThat(flinkProperties).doesNotContain("access-key").doesNotContain("secret-key")
+                .contains("s3.endpoint: https://s3:443").contains("-Djavax.net.ssl.trustStore=" + trustStore);
+        assertThat(String.valueOf(map(map(services.get("s3")).get("environment")).get("S3PROXY_SECURE_ENDPOINT"))).endsWith(":443");
+        Map<String, Object> flinkEnvironment = map(secure.get("x-secure-flink"));
+        assertThat(flinkEnvironment).containsKeys("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "ARCHIVER_KAFKA_PASSWORD");
+        // every secret comes from the environment of `docker compose`, none is written in the file
+        for (String line : Files.readAllLines(Path.of("docker-compose.secure.yml"))) {
+            String trimmed = line.trim();
+            if (trimmed.matches("[A-Z0-9_]*(PASSWORD|SECRET|KEY_ID|CREDENTIAL|IDENTITY)[A-Z0-9_]*: .*")) {
+                assertThat(trimmed).as("a secret setting").matches("[A-Z0-9_]+: \\$\\{[A-Z0-9_]+:\\?set [A-Z0-9_]+}");
+            }
+        }
+    }
+
+    @Test
+    void certificateScriptOfTheSecuredComposeVariantMakesStoresAndAPasswordlessTrustStore(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        ProcessBuilder script = new ProcessBuilder("bash", "conf/secure/make-certs.sh", dir.toString()).redirectErrorStream(true);
+        script.environment().put("TLS_STORE_PASSWORD", "compose-test-password");
+        script.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
+        Process process = script.start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor()).as(output).isZero();
+        assertThat(dir.resolve("kafka.p12")).exists();
+        assertThat(dir.resolve("s3.p12")).exists();
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(dir.resolve("truststore.p12"))) {
+            trust.load(in, null);
+        }
+        assertThat(trust.getCertificate("ca")).as("the CA, readable without a password").isNotNull();
+        java.security.KeyStore kafkaStore = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(dir.resolve("kafka.p12"))) {
+            kafkaStore.load(in, "compose-test-password".toCharArray());
+        }
+        java.security.cert.X509Certificate kafkaCertificate = (java.security.cert.X509Certificate) kafkaStore.getCertificate("kafka");
+        kafkaCertificate.verify(trust.getCertificate("ca").getPublicKey());
+        assertThat(kafkaCertificate.getSubjectAlternativeNames().stream().map(san -> String.valueOf(san.get(1))).toList())
+                .contains("kafka", "localhost");
+    }
+
+    private static Map<String, Object> load(String file) throws Exception {
+        return map(new Load(LoadSettings.builder().build()).loadFromString(Files.readString(Path.of(file))));
+    }
 }
