@@ -16,6 +16,7 @@ import io.archiver.testutils.TestRecords;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.config.provider.EnvVarConfigProvider;
 import org.apache.kafka.common.config.provider.FileConfigProvider;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -46,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * checked against what a read_committed consumer reads back; a wrong password, a broker certificate the client
  * does not trust and a topic the user may not read each fail at pre-flight, quickly, naming the setting to fix;
  * a group the user may not use is a warning (a failure when the job starts from the group's offsets); a secret
- * can come from a file through Kafka's config providers; and no password appears in any log line or message.
+ * can come from a file or from the TaskManagers' environment through Kafka's config providers; and no password
+ * appears in any log line or message.
  */
 @ExtendWith(SharedStack.class)
 class SecureKafkaITCase {
@@ -54,6 +56,9 @@ class SecureKafkaITCase {
     private static final String PASSWORD = EmbeddedKafka.USER + "-secret";
     private static final String WRONG_PASSWORD = "not-the-password-4711";
     private static final String SCRAM_USER = "archiver";
+    /** Set for the integration tests by the failsafe configuration in pom.xml. */
+    private static final String PASSWORD_VARIABLE = "SECURE_IT_KAFKA_PASSWORD";
+    private static final String ENV_USER = "archiver-env";
     private static final String SCRAM_PASSWORD = "scram-password-" + UUID.randomUUID();
     private static final String STORE_PASSWORD = "store-password-" + UUID.randomUUID();
     private static final int PARTITIONS = 2;
@@ -84,6 +89,20 @@ class SecureKafkaITCase {
         Map<String, String> settings = scramSettings(topic, "${file:" + secrets + ":scram.password}");
         settings.put("kafka.properties.config.providers", "file");
         settings.put("kafka.properties.config.providers.file.class", FileConfigProvider.class.getName());
+        archiveAndCheck(ArchiverConfig.of(settings), truth);
+    }
+
+    @Test
+    void aScramUserWhosePasswordComesFromTheEnvironmentArchivesTheCommittedRecordsExactlyOnce() throws Exception {
+        String password = System.getenv(PASSWORD_VARIABLE);
+        assertThat(password).as(PASSWORD_VARIABLE + ", set by the failsafe configuration in pom.xml").isNotBlank();
+        kafka.createScramUser(ENV_USER, password);
+        String topic = SharedStack.uniqueName("scram-env");
+        createTopicReadableBy(topic, topic, "User:" + ENV_USER);
+        List<ArchiveRecord> truth = produceTransactionsAndReadBack(topic);
+        Map<String, String> settings = scramSettings(topic, ENV_USER, "${env:" + PASSWORD_VARIABLE + "}");
+        settings.put("kafka.properties.config.providers", "env");
+        settings.put("kafka.properties.config.providers.env.class", EnvVarConfigProvider.class.getName());
         archiveAndCheck(ArchiverConfig.of(settings), truth);
     }
 
@@ -199,7 +218,7 @@ class SecureKafkaITCase {
             } finally {
                 Jobs.cancel(job);
             }
-            for (String secret : List.of(PASSWORD, SCRAM_PASSWORD, STORE_PASSWORD)) {
+            for (String secret : List.of(PASSWORD, SCRAM_PASSWORD, STORE_PASSWORD, System.getenv(PASSWORD_VARIABLE))) {
                 assertThat(logs.containing(secret)).isEmpty();
             }
         }
@@ -224,12 +243,16 @@ class SecureKafkaITCase {
 
     /** SCRAM-SHA-512 over TLS as {@value #SCRAM_USER}, the broker's CA trusted. */
     private static Map<String, String> scramSettings(String topic, String password) {
+        return scramSettings(topic, SCRAM_USER, password);
+    }
+
+    private static Map<String, String> scramSettings(String topic, String user, String password) {
         Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
         settings.put("kafka.bootstrap.servers", kafka.bootstrapServers(Listener.SASL_SSL));
         settings.put("kafka.properties.security.protocol", "SASL_SSL");
         settings.put("kafka.properties.sasl.mechanism", "SCRAM-SHA-512");
         settings.put("kafka.properties.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                + "username=\"" + SCRAM_USER + "\" password=\"" + password + "\";");
+                + "username=\"" + user + "\" password=\"" + password + "\";");
         trust(settings);
         return settings;
     }
