@@ -7,6 +7,7 @@ import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.formats.parquet.ParquetBuilder;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -16,6 +17,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 
 /** Creates the Parquet writer of one part file; ships only formats, codec, zstd level and sizes. */
 public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecord> {
@@ -46,12 +48,17 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
     @Override
     public ParquetWriter<ArchiveRecord> createWriter(OutputFile out) throws IOException {
+        return createWriter(out, true);
+    }
+
+    /** {@code compactDictionaries}: {@link CompactDictionaryWriters}, else Parquet's own (to compare them). */
+    ParquetWriter<ArchiveRecord> createWriter(OutputFile out, boolean compactDictionaries) throws IOException {
         // Dictionaries only where values repeat: keys and headers. Values, offsets and timestamps are mostly
         // unique (dictionary-encoding values was a quarter of the writer's time, profiled), topic and partition
         // are constant in a file (plain encoding compresses them to nothing), and every dictionary costs an
-        // open file about 16 KB of heap before its first value: 172 KB per open file with all columns, 40 KB
-        // with none (measured), which decides how many partitions and time folders fit in a heap.
-        return new Builder(out, formats)
+        // open file heap: 172 KB per open file with all columns, 40 KB with none (measured), which decides how
+        // many partitions and time folders fit in a heap; CompactDictionaryWriters makes the rest grow with data.
+        return new Builder(out, formats, compactDictionaries)
                 .withDictionaryEncoding(false)
                 .withDictionaryEncoding(EnvelopeFields.KEY, true)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
@@ -130,11 +137,33 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     }
 
     private static final class Builder extends ParquetWriter.Builder<ArchiveRecord, Builder> {
+        /** Where Parquet's builder keeps its page settings; it offers no setter for the writers of values. */
+        private static final Field PAGE_SETTINGS = pageSettingsField();
+
         private final PayloadFormats formats;
 
-        Builder(OutputFile out, PayloadFormats formats) {
+        Builder(OutputFile out, PayloadFormats formats, boolean compactDictionaries) {
             super(out);
             this.formats = formats;
+            if (!compactDictionaries) {
+                return;
+            }
+            try {
+                ((ParquetProperties.Builder) PAGE_SETTINGS.get(this)).withValuesWriterFactory(new CompactDictionaryWriters());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("Cannot set the Parquet writer's values writers", e);
+            }
+        }
+
+        private static Field pageSettingsField() {
+            try {
+                Field field = ParquetWriter.Builder.class.getDeclaredField("encodingPropsBuilder");
+                field.setAccessible(true);
+                return field;
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException(
+                        "This Parquet version's writer builder has no field encodingPropsBuilder (written for parquet-hadoop 1.15)", e);
+            }
         }
 
         @Override
