@@ -9,7 +9,6 @@ import io.archiver.config.TimePartitioning;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.format.ArchiveLayout;
 import io.archiver.format.ArchiveWriters;
-import io.archiver.format.EnvelopeParquetWriterFactory;
 import io.archiver.format.JsonLinesWriterFactory;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionStore;
@@ -32,6 +31,13 @@ import static io.archiver.config.ArchiverOptions.*;
  */
 public final class ArchiveSinkFactory {
 
+    /**
+     * A part file is closed early for the buffer budget only once it counts this much (its writer and about 150 KB
+     * of data): smaller files would cost more in S3 requests and in readers than the heap they free. With 1,000
+     * partitions in hour folders, a floor of 80 KB made 11 % more files for no fewer full collections.
+     */
+    static final long EARLY_CLOSE_MINIMUM = 192 * 1024;
+
     private ArchiveSinkFactory() {}
 
     /** The archive sink under {@code sink.path}, keeping the archive's position records. */
@@ -41,7 +47,7 @@ public final class ArchiveSinkFactory {
         ArchiveRollingPolicy rolling = rolling(config);
         PartFiles partFiles = new PartFiles(
                 format, buckets, rolling,
-                config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), 2 * EnvelopeParquetWriterFactory.OPEN_FILE_HEAP);
+                config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), EARLY_CLOSE_MINIMUM);
         return new ArchiveSink(
                 build(config, config.sinkPath(), format, buckets, rolling, ArchiveWriters.suffix(config)),
                 partFiles,
