@@ -103,10 +103,6 @@ public final class LocalStack implements AutoCloseable {
         return dir;
     }
 
-    public boolean isSecured() {
-        return secured != null;
-    }
-
     /**
      * Creates {@code topic}; on the secured stack also grants the archiver's user what archiving it needs: Read
      * and Describe Configs on the topic, Read on the archiver's consumer group {@code group}.
