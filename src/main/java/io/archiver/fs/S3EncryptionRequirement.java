@@ -58,6 +58,11 @@ public final class S3EncryptionRequirement implements Serializable {
         return new S3EncryptionRequirement(config.get(SINK_S3_ENCRYPTION), config.getOptional(SINK_S3_KMS_KEY_ID).orElse(null));
     }
 
+    /** Whether any encryption is required (not {@code default}). */
+    public boolean isRequired() {
+        return encryption != S3Encryption.DEFAULT;
+    }
+
     /**
      * Flink settings ({@code s3.bucket.<bucket>.encryption.*}) that make the S3 file system apply the requirement to
      * every bucket {@code config} writes: the archive's, the dead letters' and the checkpoints'. Empty without one.
@@ -65,7 +70,7 @@ public final class S3EncryptionRequirement implements Serializable {
     public static Map<String, String> fileSystemSettings(ArchiverConfig config) {
         S3EncryptionRequirement required = of(config);
         Map<String, String> settings = new LinkedHashMap<>();
-        if (required.encryption == S3Encryption.DEFAULT) {
+        if (!required.isRequired()) {
             return settings;
         }
         for (String bucket : writtenBuckets(config)) {
@@ -134,7 +139,7 @@ public final class S3EncryptionRequirement implements Serializable {
     }
 
     private boolean isRequiredFor(Path path) {
-        return encryption != S3Encryption.DEFAULT && bucketOf(path.toUri().toString()) != null;
+        return isRequired() && bucketOf(path.toUri().toString()) != null;
     }
 
     /** What the S3 file system applies to {@code bucket}: its per-bucket settings, else its own; null if unknown. */

@@ -80,6 +80,9 @@ public final class Preflight {
     /** The S3 file systems of every path the job writes apply the encryption the configuration requires. */
     void checkEncryption(ArchiverConfig config) {
         S3EncryptionRequirement required = S3EncryptionRequirement.of(config);
+        if (!required.isRequired()) {
+            return; // no file system to open for a check
+        }
         for (String written : S3EncryptionRequirement.writtenPaths(config)) {
             Path path = new Path(written);
             Optional<FileSystem> own = Optional.empty();
