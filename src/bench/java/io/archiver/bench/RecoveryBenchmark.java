@@ -5,6 +5,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.common.TopicPartition;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,8 +147,9 @@ public final class RecoveryBenchmark {
     /** Every partition's position record says its next offset is at least {@code next}. */
     private boolean caughtUp(PositionStore positions, String topic, long next) {
         try {
+            ArchivePositions read = positions.read();
             for (int p = 0; p < partitions; p++) {
-                Optional<PositionRecord> r = positions.read(topic, p);
+                Optional<PositionRecord> r = read.record(new TopicPartition(topic, p));
                 if (r.isEmpty() || r.get().nextOffset() < next) {
                     return false;
                 }

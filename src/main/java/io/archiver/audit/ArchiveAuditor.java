@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -55,10 +56,9 @@ public final class ArchiveAuditor {
         ArchiveListing listing = ArchiveScanner.scan(root);
         // Read after the listing: a position record is written before its files become visible, so it is never
         // older than them, and every listed record lies below the last stable offsets read now.
-        PositionStore store = new PositionStore(root);
-        List<PositionRecord> records = store.allRecords();
+        Collection<PositionRecord> records = new PositionStore(root).read().all();
         Map<TopicPartition, PositionRecord> positions = new HashMap<>();
-        records.forEach(r -> positions.put(new TopicPartition(r.topic(), r.partition()), r));
+        records.forEach(r -> positions.put(r.topicPartition(), r));
         Set<String> listedKeys = PositionStore.listedKeys(records);
         List<TopicPartition> known = kafka.partitions(topics);
         Map<TopicPartition, KafkaPartitionState> state = kafka.state(known, groupId);

@@ -48,7 +48,7 @@ final class CleanupCommand implements Callable<Integer> {
         Instant cutoff = Instant.now().minus(orphanAge);
         try (ArchiveAccess access = new ArchiveAccess(cfg)) {
             List<IncompleteUploads.Upload> uploads = new ArrayList<>();
-            Set<String> listed = PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).allRecords());
+            Set<String> listed = PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all());
             for (IncompleteUploads.Upload u : access.uploads().list(cfg.sinkPath())) {
                 if (listed.contains(u.key())) {
                     out.println("Keeping " + u + ": a position record lists it (a commit cut short, completed by the next start)");

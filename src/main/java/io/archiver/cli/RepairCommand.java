@@ -86,7 +86,7 @@ final class RepairCommand implements Callable<Integer> {
                     }
                     // uploads younger than a day belong to the running job: not the repair's business
                     AuditReport before = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
-                    Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).allRecords());
+                    Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all());
                     List<ArchiveFile> files = ArchiveScanner.committedFiles(cfg.sinkPath());
                     Map<String, Long> modified = new HashMap<>();
                     files.forEach(f -> modified.put(f.path().toString(), f.modificationTime()));

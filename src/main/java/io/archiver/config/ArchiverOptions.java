@@ -131,7 +131,7 @@ public final class ArchiverOptions {
                     .defaultValue(true)
                     .withDescription(
                             "When the job starts without checkpoint or savepoint, resume every partition right after the last offset committed to the archive "
-                                    + "(read from the position records under <sink.path>/_archiver/positions); partitions with nothing archived start at kafka.start. "
+                                    + "(read from the position records under <sink.path>/_archiver/subtask-positions, one object per committer subtask); partitions with nothing archived start at kafka.start. "
                                     + "Records below a partition's archive position are also skipped when a partition is discovered later. "
                                     + "false: always start at kafka.start (the archive may then get duplicates).");
 

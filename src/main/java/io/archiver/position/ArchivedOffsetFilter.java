@@ -25,16 +25,18 @@ import java.util.concurrent.Executors;
  * Drops records the archive already holds: offsets below the partition's archive position. A job that
  * starts without state already begins there; this guards the starts the source does not ask the archive about
  * (partitions discovered while the job runs start from the earliest offset) and restores from savepoints older
- * than the archive. The position of a partition is read once, when its first record arrives.
+ * than the archive. The archive's positions are read when the first record arrives (one listing, a read per
+ * subtask object); a partition's position is resolved from them when its first record arrives.
  *
- * <p>The first record of a topic also starts reading ahead, in the background and in parallel, the positions
- * of the partitions this subtask will most likely meet next: the Kafka source hands a reader every partition
- * congruent to the one it met first, modulo the readers (the filter runs chained to them). Only positions
- * settled by reading alone are kept (no record, or a record whose files are all visible). A partition whose
- * first record arrives before the read-ahead is done, one the guess missed, or one whose record lists a file
- * whose commit must be completed is looked up when that record arrives. Reading ahead is safe because only this job
- * writes the positions of its partitions, and only for records that have passed this filter: a position read
- * ahead cannot change before its partition's first record gets here, and is not used after.
+ * <p>The first record of a topic also starts checking ahead, in the background and in parallel, the files the
+ * positions of the partitions this subtask will most likely meet next list: the Kafka source hands a reader
+ * every partition congruent to the one it met first, modulo the readers (the filter runs chained to them).
+ * Only positions settled by checking alone are kept (no record, or a record whose files are all visible). A
+ * partition whose first record arrives before the check is done, one the guess missed, or one whose record lists
+ * a file whose commit must be completed is resolved when that record arrives. Reading once and checking ahead
+ * are safe because only this job writes the positions of its partitions, and only for records that have passed
+ * this filter: a position read at the start cannot change before its partition's first record gets here, and is
+ * not used after.
  */
 public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord> {
 
@@ -44,6 +46,8 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
     private static final int READ_AHEAD_REQUESTS = 16;
 
     private final PositionRecovery positions;
+    /** The archive's positions, read at the first record. */
+    private transient ArchivePositions archived;
     private transient Map<String, Map<Integer, Long>> thresholds;
     /** Per topic: the partitions with a position record and the settled positions, read in the background. */
     private transient Map<String, CompletableFuture<ReadAhead>> readAhead;
@@ -60,6 +64,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
 
     @Override
     public void open(OpenContext context) {
+        archived = null;
         thresholds = new HashMap<>();
         readAhead = new HashMap<>();
         lastPassedTopic = null;
@@ -96,6 +101,9 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
 
     /** The partition's archive position, or {@code PASSED} if the archive holds nothing of it. */
     private long position(String topic, int partition) throws IOException {
+        if (archived == null) {
+            archived = positions.read();
+        }
         CompletableFuture<ReadAhead> ahead = readAhead.get(topic);
         if (ahead == null) {
             readAhead.put(topic, readAhead(topic, partition));
@@ -109,19 +117,20 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
                 return settled;
             }
         }
-        return positions.resumePosition(topic, partition).orElse(PASSED);
+        return positions.resumePosition(archived, new TopicPartition(topic, partition)).orElse(PASSED);
     }
 
-    /** Starts reading ahead the positions of {@code topic}'s partitions congruent to {@code first}. */
+    /** Starts checking ahead the positions of {@code topic}'s partitions congruent to {@code first}. */
     private CompletableFuture<ReadAhead> readAhead(String topic, int first) {
         int readers = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         if (requests == null) {
             requests = Executors.newFixedThreadPool(READ_AHEAD_REQUESTS, IoThreads.daemon("archive-positions-read-ahead"));
             readingAhead = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-positions-read-ahead-topics"));
         }
+        ArchivePositions known = archived;
         return CompletableFuture.supplyAsync(() -> {
             try {
-                Set<Integer> recorded = positions.store().recordedPartitions(topic);
+                Set<Integer> recorded = known.partitionsOf(topic);
                 List<TopicPartition> likely = new ArrayList<>();
                 for (int p : recorded) {
                     if (p != first && p % readers == first % readers) {
@@ -129,14 +138,14 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
                     }
                 }
                 Map<Integer, Long> settled = new HashMap<>();
-                positions.settledPositions(likely, requests).forEach((tp, offset) -> settled.put(tp.partition(), offset));
+                positions.settledPositions(known, likely, requests).forEach((tp, offset) -> settled.put(tp.partition(), offset));
                 if (!recorded.isEmpty()) {
-                    LOG.info("{}: {} partitions have archive positions; read ahead {} settled of the {} more this reader is likely to get",
+                    LOG.info("{}: {} partitions have archive positions; checked ahead {} settled of the {} more this reader is likely to get",
                             topic, recorded.size(), settled.size(), likely.size());
                 }
                 return new ReadAhead(recorded, settled);
             } catch (IOException e) {
-                LOG.warn("{}: reading archive positions ahead failed ({}); each partition is read when its first record arrives",
+                LOG.warn("{}: checking archive positions ahead failed ({}); each partition is resolved when its first record arrives",
                         topic, e.toString());
                 throw new UncheckedIOException(e);
             }
@@ -153,6 +162,6 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
         super.close();
     }
 
-    /** What the first record of a topic read: the partitions with a position record, and the settled positions. */
+    /** What the first record of a topic found: the partitions with a position record, and the settled positions. */
     private record ReadAhead(Set<Integer> recorded, Map<Integer, Long> settled) {}
 }

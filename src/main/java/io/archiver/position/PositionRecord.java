@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -15,7 +16,12 @@ import java.util.Objects;
  * The archive position of one Kafka partition, written by the committer <em>before</em> it commits a
  * checkpoint's files of that partition: every offset below {@code nextOffset} is archived once the listed
  * files are committed (all earlier files already are). Each listed file keeps its pending upload handle, so a
- * job that starts without state can finish a commit that was cut short instead of re-archiving it.
+ * job that starts without state can finish a commit that was cut short instead of re-archiving it; a record
+ * whose commit is known to be complete lists no file (settled).
+ *
+ * <p>{@code sequence} orders the records of a partition: each commit of the partition writes the last known
+ * sequence plus one, so the highest is the partition's position, wherever it is stored ({@link PositionStore}).
+ * Records of the per-partition format of earlier versions have sequence 0.
  */
 public final class PositionRecord {
 
@@ -26,13 +32,19 @@ public final class PositionRecord {
     private final int partition;
     private final long nextOffset;
     private final long checkpointId;
+    private final long sequence;
     private final List<PendingFile> files;
 
     public PositionRecord(String topic, int partition, long nextOffset, long checkpointId, List<PendingFile> files) {
+        this(topic, partition, nextOffset, checkpointId, 0, files);
+    }
+
+    PositionRecord(String topic, int partition, long nextOffset, long checkpointId, long sequence, List<PendingFile> files) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.partition = partition;
         this.nextOffset = nextOffset;
         this.checkpointId = checkpointId;
+        this.sequence = sequence;
         this.files = List.copyOf(files);
     }
 
@@ -53,17 +65,49 @@ public final class PositionRecord {
         return checkpointId;
     }
 
+    public TopicPartition topicPartition() {
+        return new TopicPartition(topic, partition);
+    }
+
+    /** The order of this record among the records of its partition: the highest is the partition's position. */
+    public long sequence() {
+        return sequence;
+    }
+
     public List<PendingFile> files() {
         return files;
     }
 
+    /** This record as the {@code sequence}th of its partition. */
+    PositionRecord withSequence(long sequence) {
+        return new PositionRecord(topic, partition, nextOffset, checkpointId, sequence, files);
+    }
+
+    /** This record listing {@code files} instead. */
+    public PositionRecord withFiles(List<PendingFile> files) {
+        return new PositionRecord(topic, partition, nextOffset, checkpointId, sequence, files);
+    }
+
+    /** The record of a commit known to be complete: the same position, no file to check. */
+    PositionRecord settled() {
+        return files.isEmpty() ? this : withFiles(List.of());
+    }
+
+    /** The record as a stand-alone object of the per-partition format (earlier versions wrote these). */
     byte[] toJson() throws IOException {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = toJsonNode();
         root.put("format", FORMAT);
+        return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+    }
+
+    /** The record as an entry of a subtask's positions object. */
+    ObjectNode toJsonNode() {
+        ObjectNode root = JSON.createObjectNode();
         root.put("topic", topic);
         root.put("partition", partition);
         root.put("next_offset", nextOffset);
         root.put("checkpoint", checkpointId);
+        root.put("sequence", sequence);
         ArrayNode list = root.putArray("files");
         for (PendingFile f : files) {
             ObjectNode n = list.addObject();
@@ -75,15 +119,21 @@ public final class PositionRecord {
             n.put("upload_version", f.uploadVersion());
             n.put("upload", Base64.getEncoder().encodeToString(f.upload()));
         }
-        return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+        return root;
     }
 
+    /** A stand-alone record of the per-partition format. */
     static PositionRecord fromJson(byte[] bytes, String where) throws IOException {
         JsonNode root = JSON.readTree(bytes);
         if (root == null || root.path("format").asInt(-1) != FORMAT) {
             throw new IOException("Unreadable archive position record " + where + " (format "
                     + (root == null ? "?" : root.path("format")) + ", this archiver reads format " + FORMAT + ")");
         }
+        return fromJsonNode(root);
+    }
+
+    /** An entry of a subtask's positions object (or the body of a stand-alone record). */
+    static PositionRecord fromJsonNode(JsonNode root) {
         List<PendingFile> files = new ArrayList<>();
         for (JsonNode n : root.path("files")) {
             files.add(new PendingFile(
@@ -93,12 +143,13 @@ public final class PositionRecord {
         }
         return new PositionRecord(
                 root.path("topic").asText(), root.path("partition").asInt(), root.path("next_offset").asLong(),
-                root.path("checkpoint").asLong(), files);
+                root.path("checkpoint").asLong(), root.path("sequence").asLong(0), files);
     }
 
     @Override
     public String toString() {
-        return topic + "-" + partition + " next offset " + nextOffset + " (checkpoint " + checkpointId + ", " + files.size() + " files)";
+        return topic + "-" + partition + " next offset " + nextOffset + " (checkpoint " + checkpointId + ", sequence " + sequence
+                + ", " + files.size() + " files)";
     }
 
     /** One file being committed: where it goes, what it holds and its serialized pending upload. */

@@ -24,7 +24,9 @@ import java.util.concurrent.Executors;
  * record into a resume position: every file the record lists must exist; a file that does not was cut off
  * between the checkpoint and its commit, and its pending upload is completed now (exactly what a restore from
  * that checkpoint would have done). If the upload is gone and a later offset of the same partition is already
- * archived, no resume position is exact and resolving fails, naming the files.
+ * archived, no resume position is exact and resolving fails, naming the files. Resolving writes no position:
+ * a partition resumed below a lost upload keeps resolving there until this job's first commit of it, whose
+ * record then follows ({@link SubtaskPositions}).
  */
 public final class PositionRecovery implements Serializable {
 
@@ -55,20 +57,25 @@ public final class PositionRecovery implements Serializable {
         return store;
     }
 
+    /** The archive's positions as they are now (one listing, a read per subtask object). */
+    public ArchivePositions read() throws IOException {
+        return store.read();
+    }
+
     /**
-     * {@link #resumePosition} of the partitions whose stored record lists only visible files, found by reading
-     * alone: the record's next offset. Partitions without a record, and those whose record lists a file not
-     * visible yet (whose commit {@link #resumePosition} would complete), are left out.
+     * {@link #resumePosition} of the partitions whose record lists only visible files, found by checking alone:
+     * the record's next offset. Partitions without a record, and those whose record lists a file not visible
+     * yet (whose commit {@link #resumePosition} would complete), are left out.
      */
-    public Map<TopicPartition, Long> settledPositions(Collection<TopicPartition> partitions, ExecutorService pool)
-            throws IOException {
+    public Map<TopicPartition, Long> settledPositions(
+            ArchivePositions positions, Collection<TopicPartition> partitions, ExecutorService pool) throws IOException {
         return PartitionLookups.perPartition(partitions, pool, tp -> {
-            Optional<PositionRecord> record = store.read(tp.topic(), tp.partition());
+            Optional<PositionRecord> record = positions.record(tp);
             return record.isPresent() && allVisible(record.get()) ? Optional.of(record.get().nextOffset()) : Optional.empty();
         });
     }
 
-    private static boolean allVisible(PositionRecord record) throws IOException {
+    static boolean allVisible(PositionRecord record) throws IOException {
         for (PositionRecord.PendingFile file : record.files()) {
             Path path = new Path(file.path());
             if (!path.getFileSystem().exists(path)) {
@@ -78,18 +85,19 @@ public final class PositionRecovery implements Serializable {
         return true;
     }
 
-    /** Where a job without state resumes the partition, if the archive holds any of it. */
-    public Optional<Long> resumePosition(String topic, int partition) throws IOException {
-        Optional<PositionRecord> record = store.read(topic, partition);
+    /** Where a job without state resumes the partition, if {@code positions} hold any of it. */
+    public Optional<Long> resumePosition(ArchivePositions positions, TopicPartition tp) throws IOException {
+        Optional<PositionRecord> record = positions.record(tp);
         return record.isPresent() ? Optional.of(resolve(record.get())) : Optional.empty();
     }
 
-    /** {@link #resumePosition} of many partitions, with up to 16 requests in flight. */
+    /** {@link #resumePosition} of many partitions, from the positions as they are now, up to 16 requests in flight. */
     public Map<TopicPartition, Long> resumePositions(Collection<TopicPartition> partitions) throws IOException {
+        ArchivePositions positions = store.read();
         ExecutorService pool = Executors.newFixedThreadPool(
                 Math.max(1, Math.min(PARALLEL_REQUESTS, partitions.size())), IoThreads.daemon("archive-positions"));
         try {
-            return PartitionLookups.perPartition(partitions, pool, tp -> resumePosition(tp.topic(), tp.partition()));
+            return PartitionLookups.perPartition(partitions, pool, tp -> resumePosition(positions, tp));
         } finally {
             pool.shutdownNow();
         }
@@ -129,9 +137,6 @@ public final class PositionRecovery implements Serializable {
         if (beyond.isEmpty()) {
             LOG.warn("{}-{}: resuming at offset {}, the first offset of files whose upload is lost: {}",
                     record.topic(), record.partition(), firstLost, pathsOf(lost));
-            List<PositionRecord.PendingFile> visible = new ArrayList<>(record.files());
-            visible.removeAll(lost);
-            store.write(new PositionRecord(record.topic(), record.partition(), firstLost, record.checkpointId(), visible));
             return firstLost;
         }
         throw new IOException(String.format(

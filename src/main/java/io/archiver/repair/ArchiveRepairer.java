@@ -5,6 +5,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.config.TimePartitioning;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.position.ArchiveLease;
+import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
@@ -81,8 +82,8 @@ public final class ArchiveRepairer {
     public void apply(RepairPlan plan, List<ArchiveFile> committed, ArchiveLease lease) throws IOException {
         boolean exclusive = lease != null;
         PositionStore positions = new PositionStore(config.sinkPath());
-        List<PositionRecord> records = positions.allRecords();
-        Set<String> listed = PositionStore.listedKeys(records);
+        ArchivePositions records = positions.read();
+        Set<String> listed = PositionStore.listedKeys(records.all());
         Set<String> rewritten = new HashSet<>();
         for (Map.Entry<String, List<long[]>> e : plan.missing().entrySet()) {
             renew(lease);
@@ -122,11 +123,11 @@ public final class ArchiveRepairer {
      * Position records list the files of a partition's last commit, which a start without state checks for
      * (a missing one is an upload to complete). Rewritten files leave the list; the position stays.
      */
-    private void unlist(PositionStore positions, List<PositionRecord> records, Set<String> rewritten) throws IOException {
+    private void unlist(PositionStore positions, ArchivePositions records, Set<String> rewritten) throws IOException {
         if (rewritten.isEmpty()) {
             return;
         }
-        for (PositionRecord r : records) {
+        for (PositionRecord r : records.all()) {
             List<PositionRecord.PendingFile> keep = new ArrayList<>();
             r.files().forEach(f -> {
                 if (!rewritten.contains(RepairPlan.key(f.path()))) {
@@ -134,7 +135,7 @@ public final class ArchiveRepairer {
                 }
             });
             if (keep.size() < r.files().size()) {
-                positions.write(new PositionRecord(r.topic(), r.partition(), r.nextOffset(), r.checkpointId(), keep));
+                positions.replace(records, r.withFiles(keep));
                 log.printf("Position record of %s-%d no longer lists the %d rewritten files of its last commit%n",
                         r.topic(), r.partition(), r.files().size() - keep.size());
             }

@@ -6,7 +6,7 @@ import io.archiver.kafka.LogEndProbe;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionRecord;
-import io.archiver.position.PositionStore;
+import io.archiver.position.SubtaskPositions;
 import io.archiver.sink.files.FileStats;
 
 import org.apache.flink.api.connector.sink2.Committer;
@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,9 +31,10 @@ import java.util.concurrent.Future;
 
 /**
  * Commits one checkpoint's part files. It first checks that this job still holds the archive's lease
- * ({@link ArchiveLease}). Before any file becomes visible it writes, per partition, the
- * {@link PositionRecord} that names the files and the offset after them; then the file sink's committer
- * completes the uploads; then the commit gets an INFO line (a DEBUG line per file) and the commit metrics
+ * ({@link ArchiveLease}). Before any file becomes visible it writes, in its subtask's positions object, per
+ * partition the {@link PositionRecord} that names the files and the offset after them ({@link SubtaskPositions});
+ * then the file sink's committer completes the uploads, and the positions object is written once more to say
+ * so; then the commit gets an INFO line (a DEBUG line per file) and the commit metrics
  * move. The first subtask's committer also owns the capture of topic settings and consumer group offsets
  * ({@link ClusterCapture}), which it closes with itself. A crash between the two steps leaves records whose files a stateless start completes
  * ({@link io.archiver.position.PositionRecovery}).
@@ -44,19 +44,18 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveCommitter.class);
 
     private final Committer<FileSinkCommittable> files;
-    private final PositionStore positions;
+    private final SubtaskPositions positions;
     private final PendingUploads uploads;
     private final ArchiveLease lease;
     private final CommitMetrics metrics;
     private final LogEndProbe logEnds;
     private final ClusterCapture capture;
-    private final Map<TopicPartition, Long> floors = new HashMap<>();
     /** S3 requests at once: position records written, files completed. */
     private final int requestThreads;
     private ExecutorService requestPool;
 
     ArchiveCommitter(
-            Committer<FileSinkCommittable> files, PositionStore positions, PendingUploads uploads, ArchiveLease lease,
+            Committer<FileSinkCommittable> files, SubtaskPositions positions, PendingUploads uploads, ArchiveLease lease,
             LogEndProbe logEnds, ClusterCapture capture, MetricGroup metrics, int requestThreads) {
         this.files = files;
         this.uploads = uploads;
@@ -78,6 +77,9 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             delegated.add(new Request(r));
         }
         commitFiles(delegated);
+        if (delegated.stream().allMatch(Request::committed)) {
+            settlePositions();
+        }
         long files = 0;
         long records = 0;
         long bytes = 0;
@@ -114,7 +116,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         logEnds.refresh(metrics.archivedEnds(), metrics::lags);
     }
 
-    /** Writes the position record of every partition with pending files in these requests. */
+    /** Writes the position records of every partition with pending files in these requests. */
     private void writePositions(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException {
         Map<String, List<ArchiveCommittable>> byPartition = new LinkedHashMap<>();
         for (CommitRequest<ArchiveCommittable> r : requests) {
@@ -130,7 +132,16 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {
             records.add(recordOf(partitionFiles));
         }
-        positions.writeAll(advancing(records), requestPool());
+        positions.write(records);
+    }
+
+    /** Records that the commit is complete; the commit is, whether or not that write succeeds. */
+    private void settlePositions() {
+        try {
+            positions.committed();
+        } catch (IOException e) {
+            LOG.warn("Cannot record the commit as complete in the archive's positions ({}): a start without state checks its files", e.toString());
+        }
     }
 
     /**
@@ -175,36 +186,6 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         return requestPool;
     }
 
-    /**
-     * The records that do not move a partition's position back. Positions only advance; a commit that ends
-     * below the archive's position re-commits files of a restored older savepoint (already visible), and
-     * lowering the position would make the next stateless start archive again what is archived. The first
-     * commit of a partition in this committer reads the stored position once.
-     */
-    private List<PositionRecord> advancing(List<PositionRecord> records) throws IOException {
-        List<TopicPartition> unknown = new ArrayList<>();
-        for (PositionRecord r : records) {
-            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            if (!floors.containsKey(tp)) {
-                unknown.add(tp);
-            }
-        }
-        floors.putAll(positions.storedPositions(unknown, requestPool()));
-        List<PositionRecord> advancing = new ArrayList<>(records.size());
-        for (PositionRecord r : records) {
-            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            long floor = floors.getOrDefault(tp, -1L);
-            if (r.nextOffset() < floor) {
-                LOG.info("Position of {} stays at {}: the files committed now end at {} (re-committed from an older savepoint)",
-                        tp, floor, r.nextOffset() - 1);
-            } else {
-                advancing.add(r);
-                floors.put(tp, r.nextOffset());
-            }
-        }
-        return advancing;
-    }
-
     private PositionRecord recordOf(List<ArchiveCommittable> partitionFiles) throws IOException {
         FileStats any = partitionFiles.get(0).stats();
         long next = Long.MIN_VALUE;
@@ -233,9 +214,15 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private static final class Request implements CommitRequest<FileSinkCommittable> {
         private final CommitRequest<ArchiveCommittable> request;
         private boolean settled;
+        private boolean alreadyCommitted;
 
         Request(CommitRequest<ArchiveCommittable> request) {
             this.request = request;
+        }
+
+        /** Whether the file is visible: committed now or before; not failed, nor to be retried. */
+        boolean committed() {
+            return !settled || alreadyCommitted;
         }
 
         @Override
@@ -276,6 +263,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         @Override
         public void signalAlreadyCommitted() {
             settled = true;
+            alreadyCommitted = true;
             request.signalAlreadyCommitted();
         }
     }

@@ -6,6 +6,7 @@ import io.archiver.kafka.LogEndProbe;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionStore;
+import io.archiver.position.SubtaskPositions;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.sink.files.FileSinkInContext;
 import io.archiver.sink.files.FileWriterInContext;
@@ -120,7 +121,8 @@ public final class ArchiveSink
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
         return new ArchiveCommitter(
-                files.createCommitter(context), positions, new PendingUploads(positions.root()), lease, new LogEndProbe(kafkaClient),
+                files.createCommitter(context), new SubtaskPositions(positions, context.getTaskInfo().getIndexOfThisSubtask()),
+                new PendingUploads(positions.root()), lease, new LogEndProbe(kafkaClient),
                 ClusterCapture.forCommitter(capture, kafkaClient, context.getTaskInfo().getIndexOfThisSubtask()),
                 context.metricGroup(), commitThreads);
     }

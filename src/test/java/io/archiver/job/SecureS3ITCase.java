@@ -139,7 +139,7 @@ class SecureS3ITCase {
         List<Write> writes = written(root);
         assertThat(kinds(writes, "/topic=")).as("archive files").isNotEmpty()
                 .allMatch(w -> w.kind().equals("CreateMultipartUpload") || w.kind().equals("PutObject"));
-        assertThat(kinds(writes, "/_archiver/positions/")).as("position records").isNotEmpty();
+        assertThat(kinds(writes, "/_archiver/subtask-positions/")).as("position records").isNotEmpty();
         assertThat(kinds(writes, "/_archiver/lease.json")).as("lease").isNotEmpty();
         assertThat(kinds(writes, "/_dead-letter/")).as("dead letters").isNotEmpty();
         assertThat(written(root + "-checkpoints/")).as("checkpoints").isNotEmpty();

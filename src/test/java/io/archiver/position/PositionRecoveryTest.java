@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -27,43 +28,41 @@ class PositionRecoveryTest {
 
     @Test
     void partitionWithoutRecordHasNoResumePosition() throws Exception {
-        assertThat(recovery().resumePosition("orders", 3)).isEmpty();
+        assertThat(resume(recovery(), 3)).isEmpty();
     }
 
     @Test
     void fileWhoseCommitWasCutShortIsCommittedAndThePartitionResumesAfterTheRecord() throws Exception {
         PositionRecovery recovery = recovery();
-        PositionStore store = recovery.store();
         PositionRecord.PendingFile pending = pendingFile("part-0.jsonl", 100, 149);
-        store.write(new PositionRecord("orders", 0, 150, 7, List.of(pending)));
+        commit(recovery, new PositionRecord("orders", 0, 150, 7, List.of(pending)));
 
         assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).doesNotExist();
-        assertThat(recovery.resumePosition("orders", 0)).contains(150L);
+        assertThat(resume(recovery, 0)).contains(150L);
         assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).hasContent("records 100..149");
     }
 
     @Test
     void lostUploadAfterEveryVisibleFileResumesAtItsFirstOffset() throws Exception {
         PositionRecovery recovery = recovery();
-        PositionStore store = recovery.store();
-        PositionRecord.PendingFile visible = committed(recovery, pendingFile("part-0.jsonl", 100, 149));
+        PositionRecord.PendingFile visible = committed(pendingFile("part-0.jsonl", 100, 149));
         PositionRecord.PendingFile lost = pendingFile("part-1.jsonl", 150, 199);
         deleteUploads();
-        store.write(new PositionRecord("orders", 0, 200, 7, List.of(visible, lost)));
+        commit(recovery, new PositionRecord("orders", 0, 200, 7, List.of(visible, lost)));
 
-        assertThat(recovery.resumePosition("orders", 0)).contains(150L);
+        assertThat(resume(recovery, 0)).contains(150L);
+        assertThat(resume(recovery, 0)).as("the next start without state, nothing committed in between").contains(150L);
     }
 
     @Test
     void lostUploadBeforeAVisibleFileFailsNamingBothFiles() throws Exception {
         PositionRecovery recovery = recovery();
-        PositionStore store = recovery.store();
         PositionRecord.PendingFile lost = pendingFile("part-0.jsonl", 100, 149);
         deleteUploads();
-        PositionRecord.PendingFile visible = committed(recovery, pendingFile("part-1.jsonl", 150, 199));
-        store.write(new PositionRecord("orders", 0, 200, 7, List.of(lost, visible)));
+        PositionRecord.PendingFile visible = committed(pendingFile("part-1.jsonl", 150, 199));
+        commit(recovery, new PositionRecord("orders", 0, 200, 7, List.of(lost, visible)));
 
-        assertThatThrownBy(() -> recovery.resumePosition("orders", 0))
+        assertThatThrownBy(() -> resume(recovery, 0))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Cannot resume orders-0 exactly")
                 .hasMessageContaining(lost.path())
@@ -74,25 +73,52 @@ class PositionRecoveryTest {
     @Test
     void readingAheadSettlesOnlyRecordsWhoseFilesAreAllVisibleAndCompletesNothing() throws Exception {
         PositionRecovery recovery = recovery();
-        PositionStore store = recovery.store();
-        store.write(new PositionRecord("orders", 0, 150, 7, List.of(committed(recovery, pendingFile("part-0.jsonl", 100, 149)))));
-        store.write(new PositionRecord("orders", 1, 300, 7, List.of(pendingFile("part-1.jsonl", 250, 299))));
+        PositionRecord.PendingFile visible = committed(pendingFile("part-0.jsonl", 100, 149));
+        commit(recovery, new PositionRecord("orders", 0, 150, 7, List.of(visible)),
+                new PositionRecord("orders", 1, 300, 7, List.of(pendingFile("part-1.jsonl", 250, 299))));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            assertThat(store.recordedPartitions("orders")).containsExactlyInAnyOrder(0, 1);
-            assertThat(store.recordedPartitions("unknown")).isEmpty();
-            assertThat(recovery.settledPositions(
+            ArchivePositions positions = recovery.read();
+            assertThat(positions.partitionsOf("orders")).containsExactlyInAnyOrder(0, 1);
+            assertThat(positions.partitionsOf("unknown")).isEmpty();
+            assertThat(recovery.settledPositions(positions,
                     List.of(new TopicPartition("orders", 0), new TopicPartition("orders", 1), new TopicPartition("orders", 2)), pool))
                     .containsExactly(Map.entry(new TopicPartition("orders", 0), 150L));
         } finally {
             pool.shutdownNow();
         }
         assertThat(new File(dir, "topic=orders/partition=0/part-1.jsonl")).doesNotExist();
-        assertThat(recovery.resumePosition("orders", 1)).contains(300L);
+        assertThat(resume(recovery, 1)).contains(300L);
+    }
+
+    @Test
+    void positionRecordsOfEarlierVersionsAreReadUntilACommitSupersedesThem() throws Exception {
+        PositionRecovery recovery = recovery();
+        PositionStore store = recovery.store();
+        PositionRecord.PendingFile pending = pendingFile("part-0.jsonl", 100, 149);
+        MetadataObjects.write(store.perPartitionPath("orders", 0), new PositionRecord("orders", 0, 150, 7, List.of(pending)).toJson());
+        MetadataObjects.write(store.perPartitionPath("orders", 1), new PositionRecord("orders", 1, 80, 7, List.of()).toJson());
+
+        assertThat(resume(recovery, 0)).as("its cut-short commit completed").contains(150L);
+        assertThat(new File(dir, "topic=orders/partition=0/part-0.jsonl")).hasContent("records 100..149");
+        assertThat(resume(recovery, 1)).contains(80L);
+
+        commit(recovery, new PositionRecord("orders", 1, 120, 8, List.of()));
+        assertThat(resume(recovery, 1)).contains(120L);
+        assertThat(recovery.read().record(new TopicPartition("orders", 1)).orElseThrow().sequence()).isEqualTo(1);
     }
 
     private PositionRecovery recovery() {
         return new PositionRecovery(dir.toURI().toString());
+    }
+
+    private static Optional<Long> resume(PositionRecovery recovery, int partition) throws IOException {
+        return recovery.resumePosition(recovery.read(), new TopicPartition("orders", partition));
+    }
+
+    /** Writes {@code records} as committer subtask 0 does before it commits their files. */
+    private static void commit(PositionRecovery recovery, PositionRecord... records) throws IOException {
+        new SubtaskPositions(recovery.store(), 0).write(List.of(records));
     }
 
     /** Writes a part file up to the point of its commit: pending, not visible. */
@@ -108,9 +134,10 @@ class PositionRecoveryTest {
     }
 
     /** Commits {@code file} as a completed checkpoint would have. */
-    private static PositionRecord.PendingFile committed(PositionRecovery recovery, PositionRecord.PendingFile file) throws IOException {
-        recovery.store().write(new PositionRecord("orders", 0, file.lastOffset() + 1, 6, List.of(file)));
-        recovery.resumePosition("orders", 0);
+    private PositionRecord.PendingFile committed(PositionRecord.PendingFile file) throws IOException {
+        PositionStore scratch = new PositionStore(new File(dir, "scratch").toURI().toString());
+        new SubtaskPositions(scratch, 0).write(List.of(new PositionRecord("orders", 0, file.lastOffset() + 1, 6, List.of(file))));
+        new PositionRecovery(scratch.root()).resumePositions(List.of(new TopicPartition("orders", 0)));
         return file;
     }
 

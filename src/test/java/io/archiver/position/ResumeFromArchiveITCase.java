@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.audit.IncompleteUploads;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
@@ -7,6 +8,7 @@ import io.archiver.testutils.PositionProbe;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -53,6 +55,30 @@ class ResumeFromArchiveITCase {
             s.restartWithoutState(Map.of());
             s.finish();
             assertThat(probe.uncommittedFiles()).as("files still uncommitted at the end").isEmpty();
+        }
+    }
+
+    @Test
+    void aCommitWhoseUploadsWereLostResumesAtTheirFirstOffsetsAndLaterStartsStayExact() throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-lost", 20_000, 3_000, Map.of("parallelism", "2"))) {
+            PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
+            s.awaitArchived(4_000);
+            cutCommitInTheMiddleOfACheckpoint(s, probe);
+            s.cancel();
+            faults.reset();
+            List<String> lost = probe.uncommittedFiles();
+            assertThat(lost).as("files of the cut commit").isNotEmpty();
+            abortUploadsOf(lost);
+
+            // the partitions of the lost files resume at their first offsets; what this job commits there is
+            // their position from now on, below the one the cut commit recorded
+            s.restartWithoutState(Map.of());
+            s.awaitArchived(10_000);
+            s.cancel();
+            assertThat(probe.positionObjects()).as("one positions object per committer subtask").containsExactlyInAnyOrder("0.json", "1.json");
+            s.restartWithoutState(Map.of("parallelism", "3"));
+            s.finish();
+            assertThat(probe.positionObjects()).containsExactlyInAnyOrder("0.json", "1.json", "2.json");
         }
     }
 
@@ -134,6 +160,23 @@ class ResumeFromArchiveITCase {
     }
 
     /** Partitions 0 and 1 of the group back to offset 0, partitions 2 and 3 to the log end. */
+    /** Aborts the multipart uploads of {@code files}, as a lifecycle rule does with old incomplete uploads. */
+    private static void abortUploadsOf(List<String> files) throws Exception {
+        IncompleteUploads uploads = SharedStack.get().uploads();
+        int aborted = 0;
+        for (String file : files) {
+            Path path = new Path(file);
+            String key = path.toUri().getPath().substring(1);
+            for (IncompleteUploads.Upload u : uploads.list(path.getParent().toString())) {
+                if (u.key().equals(key)) {
+                    uploads.abort(u);
+                    aborted++;
+                }
+            }
+        }
+        assertThat(aborted).as("uploads aborted").isEqualTo(files.size());
+    }
+
     private static void moveGroupOffsets(FaultScenario s) throws Exception {
         String group = s.config().get(io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID);
         try (Admin admin = SharedStack.get().kafka().admin()) {

@@ -22,6 +22,7 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.util.InstantiationUtil;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,7 +118,7 @@ class ArchiveSinkTest {
     }
 
     @Test
-    void aCommitMakesTheFilesVisibleAndRecordsThePositionAfterThem() throws Exception {
+    void aCommitMakesTheFilesVisibleAndRecordsThePositionAfterThemSettled() throws Exception {
         ArchiveSink sink = sink(Long.MAX_VALUE);
         ArchiveSinkWriter writer = writer(sink, 0);
         for (long offset = 100; offset < 150; offset++) {
@@ -130,14 +131,10 @@ class ArchiveSinkTest {
 
         assertThat(requests).allSatisfy(r -> assertThat(r.signal).isNull());
         assertThat(visibleFiles()).hasSize(1);
-        PositionRecord position = new PositionStore(root()).read("orders", 3).orElseThrow();
+        PositionRecord position = new PositionStore(root()).read().record(new TopicPartition("orders", 3)).orElseThrow();
         assertThat(position.nextOffset()).isEqualTo(150);
         assertThat(position.checkpointId()).isEqualTo(7);
-        assertThat(position.files()).singleElement().satisfies(f -> {
-            assertThat(f.firstOffset()).isEqualTo(100);
-            assertThat(f.lastOffset()).isEqualTo(149);
-            assertThat(new File(new Path(f.path()).toUri())).exists();
-        });
+        assertThat(position.files()).as("the commit is complete: nothing for a start without state to check").isEmpty();
         assertThat(offsetsIn(committables.iterator().next())).hasSize(50).startsWith(100L).endsWith(149L);
     }
 
@@ -152,7 +149,7 @@ class ArchiveSinkTest {
         commit(sink, writer.prepareCommit(), 3);
 
         assertThat(visibleFiles()).hasSize(2);
-        assertThat(new PositionStore(root()).read("orders", 0).orElseThrow().nextOffset()).isEqualTo(501);
+        assertThat(new PositionStore(root()).read().record(new TopicPartition("orders", 0)).orElseThrow().nextOffset()).isEqualTo(501);
     }
 
     @Test
@@ -169,7 +166,7 @@ class ArchiveSinkTest {
                 .isInstanceOf(ArchiveLease.LeaseException.class)
                 .hasMessageContaining("fenced off");
         assertThat(visibleFiles()).isEmpty();
-        assertThat(new PositionStore(root()).read("orders", 0)).isEmpty();
+        assertThat(new PositionStore(root()).read().record(new TopicPartition("orders", 0))).isEmpty();
         assertThatThrownBy(() -> writer.snapshotState(2)).isInstanceOf(ArchiveLease.LeaseException.class);
     }
 

@@ -1,14 +1,16 @@
 package io.archiver.testutils;
 
+import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
+import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /** Reads an archive's position records to see which files the last commits listed and which are visible. */
 public final class PositionProbe {
@@ -24,12 +26,24 @@ public final class PositionProbe {
     }
 
     public List<PositionRecord> records() throws IOException {
+        ArchivePositions positions = store.read();
         List<PositionRecord> records = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
-            Optional<PositionRecord> r = store.read(topic, p);
-            r.ifPresent(records::add);
+            positions.record(new TopicPartition(topic, p)).ifPresent(records::add);
         }
         return records;
+    }
+
+    /** The names of the archive's positions objects (one per committer subtask that has committed). */
+    public List<String> positionObjects() throws IOException {
+        Path folder = store.subtaskPath(0).getParent();
+        List<String> names = new ArrayList<>();
+        if (folder.getFileSystem().exists(folder)) {
+            for (FileStatus f : folder.getFileSystem().listStatus(folder)) {
+                names.add(f.getPath().getName());
+            }
+        }
+        return names;
     }
 
     /** Files the position records list that are not visible: commits that were cut short. */

@@ -1,6 +1,7 @@
 package io.archiver.testutils;
 
 import io.archiver.audit.ArchiveVerifier;
+import io.archiver.audit.IncompleteUploads;
 import io.archiver.audit.S3IncompleteUploads;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
@@ -109,6 +110,11 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
     /** Fault injection inside the S3 server (no faults unless asked). */
     public FaultInjectingBlobStore s3Faults() {
         return s3Faults;
+    }
+
+    /** The incomplete multipart uploads of the shared S3 server, through the S3 API. */
+    public IncompleteUploads uploads() {
+        return uploads;
     }
 
     /** The archive verifier, with incomplete multipart uploads listed through the S3 API. */
