@@ -95,13 +95,16 @@ public final class PositionRecord {
 
     /** The record as a stand-alone object of the per-partition format (earlier versions wrote these). */
     byte[] toJson() throws IOException {
-        ObjectNode root = toJsonNode();
+        ObjectNode root = toJsonNode(true);
         root.put("format", FORMAT);
         return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     }
 
-    /** The record as an entry of a subtask's positions object. */
-    ObjectNode toJsonNode() {
+    /**
+     * The record as JSON; without {@code uploads} the files' pending uploads are left out (a subtask's positions
+     * object keeps each file's upload once, whatever the number of partitions listing it).
+     */
+    ObjectNode toJsonNode(boolean uploads) {
         ObjectNode root = JSON.createObjectNode();
         root.put("topic", topic);
         root.put("partition", partition);
@@ -116,8 +119,10 @@ public final class PositionRecord {
             n.put("last_offset", f.lastOffset());
             n.put("records", f.records());
             n.put("bytes", f.bytes());
-            n.put("upload_version", f.uploadVersion());
-            n.put("upload", Base64.getEncoder().encodeToString(f.upload()));
+            if (uploads) {
+                n.put("upload_version", f.uploadVersion());
+                n.put("upload", Base64.getEncoder().encodeToString(f.upload()));
+            }
         }
         return root;
     }
@@ -129,21 +134,36 @@ public final class PositionRecord {
             throw new IOException("Unreadable archive position record " + where + " (format "
                     + (root == null ? "?" : root.path("format")) + ", this archiver reads format " + FORMAT + ")");
         }
-        return fromJsonNode(root);
+        return fromJsonNode(root, root);
     }
 
-    /** An entry of a subtask's positions object (or the body of a stand-alone record). */
-    static PositionRecord fromJsonNode(JsonNode root) {
+    /**
+     * A record from JSON whose files' uploads are in {@code uploads}: keyed by path, with {@code upload_version}
+     * and {@code upload} (a stand-alone record keeps them in each file).
+     */
+    static PositionRecord fromJsonNode(JsonNode root, JsonNode uploads) {
         List<PendingFile> files = new ArrayList<>();
         for (JsonNode n : root.path("files")) {
             files.add(new PendingFile(
                     n.path("path").asText(), n.path("first_offset").asLong(), n.path("last_offset").asLong(),
-                    n.path("records").asLong(), n.path("bytes").asLong(), n.path("upload_version").asInt(),
-                    Base64.getDecoder().decode(n.path("upload").asText())));
+                    n.path("records").asLong(), n.path("bytes").asLong(), upload(n, uploads).path("upload_version").asInt(),
+                    Base64.getDecoder().decode(upload(n, uploads).path("upload").asText())));
         }
         return new PositionRecord(
                 root.path("topic").asText(), root.path("partition").asInt(), root.path("next_offset").asLong(),
                 root.path("checkpoint").asLong(), root.path("sequence").asLong(0), files);
+    }
+
+    private static JsonNode upload(JsonNode file, JsonNode uploads) {
+        return file.has("upload") ? file : uploads.path(file.path("path").asText());
+    }
+
+    /** The file's pending upload as JSON ({@code upload_version}, {@code upload}). */
+    static ObjectNode uploadJson(PendingFile file) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("upload_version", file.uploadVersion());
+        n.put("upload", Base64.getEncoder().encodeToString(file.upload()));
+        return n;
     }
 
     @Override

@@ -28,7 +28,8 @@ import java.util.concurrent.Future;
  * subtask-positions/<subtask>.json} holds the records of every partition that subtask has committed, and is
  * written once per commit, so a commit costs one write whatever the number of partitions and finding where to
  * resume costs one listing and one read per subtask. A partition whose records are in several objects (its
- * subtask changed with a rescale) is where its record with the highest sequence says.
+ * subtask changed with a rescale) is where its record with the highest sequence says. The pending upload of a
+ * file listed by several records is stored once per object.
  *
  * <p>Archives written by earlier versions hold one record per partition, {@code <root>/_archiver/positions/
  * <topic>/<partition>.json} (sequence 0): they are read too, and a partition's first commit by this version
@@ -77,7 +78,15 @@ public final class PositionStore implements Serializable {
         n.put("format", FORMAT);
         n.put("subtask", subtask);
         ArrayNode list = n.putArray("positions");
-        records.forEach(r -> list.add(r.toJsonNode()));
+        ObjectNode uploads = n.putObject("uploads");
+        for (PositionRecord r : records) {
+            list.add(r.toJsonNode(false));
+            for (PositionRecord.PendingFile f : r.files()) {
+                if (!uploads.has(f.path())) {
+                    uploads.set(f.path(), PositionRecord.uploadJson(f));
+                }
+            }
+        }
         MetadataObjects.write(subtaskPath(subtask), JSON.writeValueAsBytes(n));
     }
 
@@ -188,7 +197,7 @@ public final class PositionStore implements Serializable {
         }
         List<PositionRecord> records = new ArrayList<>();
         for (JsonNode r : n.path("positions")) {
-            records.add(PositionRecord.fromJsonNode(r));
+            records.add(PositionRecord.fromJsonNode(r, n.path("uploads")));
         }
         return records;
     }

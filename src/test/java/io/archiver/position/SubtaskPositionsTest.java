@@ -34,6 +34,27 @@ class SubtaskPositionsTest {
     }
 
     @Test
+    void aFileListedByManyPartitionsKeepsItsUploadOnceInTheObject() throws Exception {
+        PositionRecord.PendingFile shared = new PositionRecord.PendingFile(
+                new File(dir, "topic=orders/part-0.parquet").toURI().toString(), 0, 0, 1, 7, 3, "upload-handle".getBytes());
+        List<PositionRecord> commit = new ArrayList<>();
+        for (int p = 0; p < 100; p++) {
+            commit.add(new PositionRecord("orders", p, 10 + p, 1, List.of(
+                    new PositionRecord.PendingFile(shared.path(), p, 9 + p, 10, 7, 3, "upload-handle".getBytes()))));
+        }
+
+        new SubtaskPositions(store(), 0).write(commit);
+
+        String json = Files.readString(new File(dir, "_archiver/subtask-positions/0.json").toPath());
+        assertThat(json.split(java.util.Base64.getEncoder().encodeToString("upload-handle".getBytes()), -1)).hasSize(2);
+        assertThat(store().read().record(tp(42)).orElseThrow().files()).singleElement().satisfies(f -> {
+            assertThat(f.firstOffset()).isEqualTo(42);
+            assertThat(f.uploadVersion()).isEqualTo(3);
+            assertThat(new String(f.upload())).isEqualTo("upload-handle");
+        });
+    }
+
+    @Test
     void onceACommitIsCompleteItsRecordsNoLongerListItsFiles() throws Exception {
         SubtaskPositions positions = new SubtaskPositions(store(), 0);
         positions.write(List.of(record(0, 100, visibleFile(0, 1)), record(1, 100, visibleFile(1, 1))));
