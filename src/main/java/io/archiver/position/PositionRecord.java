@@ -212,6 +212,11 @@ public final class PositionRecord {
             return bytes;
         }
 
+        /** The same file's entry in the record of another partition it holds offsets {@code first..last} of. */
+        public PendingFile forRange(long first, long last, long records) {
+            return new PendingFile(path, first, last, records, bytes, uploadVersion, upload);
+        }
+
         int uploadVersion() {
             return uploadVersion;
         }

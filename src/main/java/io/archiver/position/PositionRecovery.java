@@ -13,11 +13,15 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Where a job without state resumes, from the archive's {@link PositionRecord}s. {@link #resolve} turns a
@@ -91,13 +95,39 @@ public final class PositionRecovery implements Serializable {
         return record.isPresent() ? Optional.of(resolve(record.get())) : Optional.empty();
     }
 
-    /** {@link #resumePosition} of many partitions, from the positions as they are now, up to 16 requests in flight. */
+    /**
+     * {@link #resumePosition} of many partitions, from the positions as they are now, up to 16 requests in flight.
+     * Each file the records list is checked (and its commit completed) once, however many partitions it holds.
+     */
     public Map<TopicPartition, Long> resumePositions(Collection<TopicPartition> partitions) throws IOException {
         ArchivePositions positions = store.read();
+        Map<String, PositionRecord.PendingFile> listed = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            positions.record(tp).ifPresent(r -> r.files().forEach(f -> listed.putIfAbsent(f.path(), f)));
+        }
         ExecutorService pool = Executors.newFixedThreadPool(
-                Math.max(1, Math.min(PARALLEL_REQUESTS, partitions.size())), IoThreads.daemon("archive-positions"));
+                Math.max(1, Math.min(PARALLEL_REQUESTS, Math.max(listed.size(), 1))), IoThreads.daemon("archive-positions"));
         try {
-            return PartitionLookups.perPartition(partitions, pool, tp -> resumePosition(positions, tp));
+            Map<String, Future<Boolean>> checks = new HashMap<>();
+            listed.forEach((path, file) -> checks.put(path, pool.submit(() -> visibleOrCompleted(file))));
+            PartitionLookups.await(new ArrayList<>(checks.values()));
+            Map<String, Boolean> visible = new HashMap<>();
+            for (Map.Entry<String, Future<Boolean>> c : checks.entrySet()) {
+                visible.put(c.getKey(), c.getValue().get());
+            }
+            Map<TopicPartition, Long> resume = new HashMap<>();
+            for (TopicPartition tp : partitions) {
+                Optional<PositionRecord> record = positions.record(tp);
+                if (record.isPresent()) {
+                    resume.put(tp, resolve(record.get(), f -> visible.get(f.path())));
+                }
+            }
+            return resume;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while reading archive positions", e);
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause());
         } finally {
             pool.shutdownNow();
         }
@@ -105,22 +135,40 @@ public final class PositionRecovery implements Serializable {
 
     /** Completes the commit of every listed file that is not visible yet, then returns the record's position. */
     long resolve(PositionRecord record) throws IOException {
+        return resolve(record, this::visibleOrCompleted);
+    }
+
+    /**
+     * Whether {@code file} is visible, completing its commit if it is not (cut short before the last stop); false
+     * if its upload is lost. A commit that fails because another reader of the positions completed it first finds
+     * the file visible.
+     */
+    private boolean visibleOrCompleted(PositionRecord.PendingFile file) throws IOException {
+        Path path = new Path(file.path());
+        if (path.getFileSystem().exists(path)) {
+            return true;
+        }
+        try {
+            uploads.complete(file);
+            if (!path.getFileSystem().exists(path)) {
+                throw new IOException("the file is still not visible after completing its commit");
+            }
+            LOG.info("Completed the commit of {} ({} bytes), cut short before the last stop", file.path(), file.bytes());
+            return true;
+        } catch (IOException | RuntimeException e) {
+            if (path.getFileSystem().exists(path)) {
+                return true;
+            }
+            LOG.warn("Cannot complete the commit of {}: {}", file.path(), e.toString());
+            return false;
+        }
+    }
+
+    private long resolve(PositionRecord record, Visibility visibility) throws IOException {
         List<PositionRecord.PendingFile> lost = new ArrayList<>();
         long firstLost = Long.MAX_VALUE;
         for (PositionRecord.PendingFile file : record.files()) {
-            Path path = new Path(file.path());
-            if (path.getFileSystem().exists(path)) {
-                continue;
-            }
-            try {
-                uploads.complete(file);
-                if (!path.getFileSystem().exists(path)) {
-                    throw new IOException("the file is still not visible after completing its commit");
-                }
-                LOG.info("Completed the commit of {} ({}-{} offsets {}..{}, checkpoint {}), cut short before the last stop",
-                        file.path(), record.topic(), record.partition(), file.firstOffset(), file.lastOffset(), record.checkpointId());
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("Cannot complete the commit of {}: {}", file.path(), e.toString());
+            if (!visibility.visible(file)) {
                 lost.add(file);
                 firstLost = Math.min(firstLost, file.firstOffset());
             }
@@ -145,6 +193,11 @@ public final class PositionRecovery implements Serializable {
                         + "offsets twice, resuming after them would leave a gap. Fix: delete %s and start again (their offsets are "
                         + "then archived anew), or start from a savepoint / set resume.from-archive: false with an explicit kafka.start.",
                 record.topic(), record.partition(), pathsOf(lost), firstLost, beyond, beyond));
+    }
+
+    /** Whether a listed file is visible (its commit completed now if need be). */
+    private interface Visibility {
+        boolean visible(PositionRecord.PendingFile file) throws IOException;
     }
 
     private static List<String> pathsOf(List<PositionRecord.PendingFile> files) {

@@ -8,15 +8,19 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Serializes {@link ArchiveCommittable}s. Versions below {@link #VERSION} are plain {@link
+ * Serializes {@link ArchiveCommittable}s. Versions below {@link #SINGLE_PARTITION} are plain {@link
  * FileSinkCommittable}s, as written by archiver 0.1.0 (whose sink was a bare {@code FileSink}); savepoints
- * of that version therefore restore, their committables without statistics.
+ * of that version therefore restore, their committables without statistics. {@link #SINGLE_PARTITION} has the
+ * statistics of one partition, {@link #VERSION} of each partition in the file.
  */
 final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<ArchiveCommittable> {
 
-    static final int VERSION = 100;
+    static final int SINGLE_PARTITION = 100;
+    static final int VERSION = 101;
 
     private final SimpleVersionedSerializer<FileSinkCommittable> files;
 
@@ -34,9 +38,8 @@ final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<Ar
         DataOutputSerializer out = new DataOutputSerializer(256);
         SimpleVersionedSerialization.writeVersionAndSerialize(files, c.file(), out);
         out.writeLong(c.checkpointId());
-        FileStats stats = c.stats();
-        out.writeBoolean(stats != null);
-        if (stats != null) {
+        out.writeInt(c.stats().size());
+        for (FileStats stats : c.stats()) {
             out.writeUTF(stats.topic());
             out.writeInt(stats.partition());
             out.writeLong(stats.firstOffset());
@@ -48,18 +51,20 @@ final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<Ar
 
     @Override
     public ArchiveCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version < VERSION) {
-            return new ArchiveCommittable(files.deserialize(version, serialized), null, ArchiveCommittable.UNKNOWN_CHECKPOINT);
+        if (version < SINGLE_PARTITION) {
+            return new ArchiveCommittable(files.deserialize(version, serialized), List.of(), ArchiveCommittable.UNKNOWN_CHECKPOINT);
         }
-        if (version != VERSION) {
+        if (version > VERSION) {
             throw new IOException("Unknown archive committable version " + version + " (this archiver reads up to " + VERSION + ")");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         FileSinkCommittable file = SimpleVersionedSerialization.readVersionAndDeSerialize(files, in);
         long checkpoint = in.readLong();
-        FileStats stats = in.readBoolean()
-                ? new FileStats(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readLong())
-                : null;
+        int count = version == SINGLE_PARTITION ? (in.readBoolean() ? 1 : 0) : in.readInt();
+        List<FileStats> stats = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            stats.add(new FileStats(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readLong()));
+        }
         return new ArchiveCommittable(file, stats, checkpoint);
     }
 }

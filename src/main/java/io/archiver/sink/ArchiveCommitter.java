@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,21 +92,22 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
                 continue;
             }
             long fileBytes = c.file().getPendingFile().getSize();
-            FileStats s = c.stats();
             files++;
             bytes += fileBytes;
             checkpoint = Math.max(checkpoint, c.checkpointId());
-            if (s == null) {
+            if (c.stats().isEmpty()) {
                 LOG.debug("Committed {}: {} bytes, checkpoint {} (restored from a version without offsets)",
                         c.file().getPendingFile().getPath(), fileBytes, c.checkpointId());
                 continue;
             }
-            LOG.debug("Committed {}: topic={} partition={} offsets={}..{} records={} bytes={} checkpoint={}",
-                    c.file().getPendingFile().getPath(), s.topic(), s.partition(), s.firstOffset(), s.lastOffset(),
-                    s.records(), fileBytes, c.checkpointId());
-            records += s.records();
-            partitions.add(new TopicPartition(s.topic(), s.partition()));
-            metrics.committed(s, fileBytes);
+            for (FileStats s : c.stats()) {
+                LOG.debug("Committed {}: topic={} partition={} offsets={}..{} records={} bytes={} checkpoint={}",
+                        c.file().getPendingFile().getPath(), s.topic(), s.partition(), s.firstOffset(), s.lastOffset(),
+                        s.records(), fileBytes, c.checkpointId());
+                records += s.records();
+                partitions.add(new TopicPartition(s.topic(), s.partition()));
+            }
+            metrics.committed(c.stats(), fileBytes);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         if (files > 0) {
@@ -118,20 +120,31 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
 
     /** Writes the position records of every partition with pending files in these requests. */
     private void writePositions(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException {
-        Map<String, List<ArchiveCommittable>> byPartition = new LinkedHashMap<>();
+        Map<TopicPartition, List<PositionRecord.PendingFile>> byPartition = new LinkedHashMap<>();
+        Map<TopicPartition, Long> checkpoints = new HashMap<>();
         for (CommitRequest<ArchiveCommittable> r : requests) {
             ArchiveCommittable c = r.getCommittable();
-            if (c.stats() != null && c.file().hasPendingFile()) {
-                byPartition.computeIfAbsent(c.stats().topic() + "\u0000" + c.stats().partition(), k -> new ArrayList<>()).add(c);
+            if (!c.file().hasPendingFile()) {
+                continue;
+            }
+            PositionRecord.PendingFile file = null;
+            for (FileStats s : c.stats()) {
+                file = file == null
+                        ? uploads.pendingFile(c.file().getPendingFile(), s.firstOffset(), s.lastOffset(), s.records())
+                        : file.forRange(s.firstOffset(), s.lastOffset(), s.records());
+                TopicPartition tp = new TopicPartition(s.topic(), s.partition());
+                byPartition.computeIfAbsent(tp, k -> new ArrayList<>()).add(file);
+                checkpoints.merge(tp, c.checkpointId(), Math::max);
             }
         }
         if (byPartition.isEmpty()) {
             return;
         }
         List<PositionRecord> records = new ArrayList<>(byPartition.size());
-        for (List<ArchiveCommittable> partitionFiles : byPartition.values()) {
-            records.add(recordOf(partitionFiles));
-        }
+        byPartition.forEach((tp, files) -> {
+            long next = files.stream().mapToLong(PositionRecord.PendingFile::lastOffset).max().getAsLong() + 1;
+            records.add(new PositionRecord(tp.topic(), tp.partition(), next, checkpoints.get(tp), files));
+        });
         positions.write(records);
     }
 
@@ -184,20 +197,6 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
             requestPool = Executors.newFixedThreadPool(requestThreads, IoThreads.daemon("archive-commit"));
         }
         return requestPool;
-    }
-
-    private PositionRecord recordOf(List<ArchiveCommittable> partitionFiles) throws IOException {
-        FileStats any = partitionFiles.get(0).stats();
-        long next = Long.MIN_VALUE;
-        long checkpoint = ArchiveCommittable.UNKNOWN_CHECKPOINT;
-        List<PositionRecord.PendingFile> pending = new ArrayList<>(partitionFiles.size());
-        for (ArchiveCommittable c : partitionFiles) {
-            FileStats s = c.stats();
-            next = Math.max(next, s.lastOffset() + 1);
-            checkpoint = Math.max(checkpoint, c.checkpointId());
-            pending.add(uploads.pendingFile(c.file().getPendingFile(), s.firstOffset(), s.lastOffset(), s.records()));
-        }
-        return new PositionRecord(any.topic(), any.partition(), next, checkpoint, pending);
     }
 
     @Override

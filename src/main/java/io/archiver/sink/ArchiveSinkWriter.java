@@ -60,7 +60,7 @@ final class ArchiveSinkWriter
         Collection<FileSinkCommittable> pending = files.prepareCommit();
         List<ArchiveCommittable> committables = new ArrayList<>(pending.size());
         for (FileSinkCommittable c : pending) {
-            FileStats stats = c.hasPendingFile() ? partFiles.takeFinished(c.getBucketId()) : null;
+            List<FileStats> stats = c.hasPendingFile() ? partFiles.takeFinished(c.getBucketId()) : List.of();
             committables.add(new ArchiveCommittable(c, stats, ArchiveCommittable.UNKNOWN_CHECKPOINT));
         }
         return committables;

@@ -8,6 +8,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -34,9 +35,16 @@ final class CommitMetrics {
         group.gauge("lastCommitDurationMs", () -> lastCommitMillis);
     }
 
-    void committed(FileStats s, long fileBytes) {
+    /** A committed file of {@code fileBytes} holding {@code stats} (per partition). */
+    void committed(List<FileStats> stats, long fileBytes) {
         files.inc();
         bytes.inc(fileBytes);
+        for (FileStats s : stats) {
+            committed(s);
+        }
+    }
+
+    private void committed(FileStats s) {
         records.inc(s.records());
         PartitionGauges p = partitions.computeIfAbsent(new TopicPartition(s.topic(), s.partition()), tp -> {
             PartitionGauges gauges = new PartitionGauges();

@@ -10,14 +10,20 @@ import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BulkBucketWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputStreamBasedPartFileWriter.OutputStreamBasedPendingFileRecoverable;
 import org.apache.flink.streaming.api.functions.sink.filesystem.WriterProperties;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Committables keep their offsets and checkpoint; committables of archiver 0.1.0 (bare file sink) still restore. */
+/**
+ * Committables keep their offsets per partition and checkpoint; committables of earlier versions (one partition's
+ * offsets) and of archiver 0.1.0 (bare file sink) still restore.
+ */
 class ArchiveCommittableSerializerTest {
 
     @TempDir File dir;
@@ -26,7 +32,8 @@ class ArchiveCommittableSerializerTest {
     void committableWithOffsetsAndCheckpointSurvivesSerialization() throws Exception {
         FileSinkCommittableSerializer files = fileSerializer();
         ArchiveCommittableSerializer serializer = new ArchiveCommittableSerializer(files);
-        ArchiveCommittable c = new ArchiveCommittable(pendingFile(), new FileStats("orders", 3, 100, 149, 50), 42);
+        ArchiveCommittable c = new ArchiveCommittable(pendingFile(),
+                List.of(new FileStats("orders", 3, 100, 149, 50), new FileStats("orders", 7, 9, 12, 4)), 42);
 
         ArchiveCommittable back = serializer.deserialize(serializer.getVersion(), serializer.serialize(c));
 
@@ -43,9 +50,30 @@ class ArchiveCommittableSerializerTest {
         ArchiveCommittable back = new ArchiveCommittableSerializer(files).deserialize(files.getVersion(), files.serialize(legacy));
 
         assertThat(files.getVersion()).isLessThan(ArchiveCommittableSerializer.VERSION);
-        assertThat(back.stats()).isNull();
+        assertThat(back.stats()).isEmpty();
         assertThat(back.checkpointId()).isEqualTo(ArchiveCommittable.UNKNOWN_CHECKPOINT);
         assertThat(back.file().getPendingFile().getPath()).isEqualTo(legacy.getPendingFile().getPath());
+    }
+
+    @Test
+    void committableOfOnePartitionsOffsetsRestoresWithThem() throws Exception {
+        FileSinkCommittableSerializer files = fileSerializer();
+        FileSinkCommittable file = pendingFile();
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        SimpleVersionedSerialization.writeVersionAndSerialize(files, file, out);
+        out.writeLong(42);
+        out.writeBoolean(true);
+        out.writeUTF("orders");
+        out.writeInt(3);
+        out.writeLong(100);
+        out.writeLong(149);
+        out.writeLong(50);
+
+        ArchiveCommittable back = new ArchiveCommittableSerializer(files)
+                .deserialize(ArchiveCommittableSerializer.SINGLE_PARTITION, out.getCopyOfBuffer());
+
+        assertThat(back.stats()).containsExactly(new FileStats("orders", 3, 100, 149, 50));
+        assertThat(back.checkpointId()).isEqualTo(42);
     }
 
     private FileSinkCommittable pendingFile() throws Exception {

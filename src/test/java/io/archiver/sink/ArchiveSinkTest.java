@@ -96,7 +96,7 @@ class ArchiveSinkTest {
                 new FileStats("orders", 0, 3, 3, 1), new FileStats("orders", 0, 4, 4, 1));
         commit(sink, committables, 1);
         for (ArchiveCommittable c : committables) {
-            assertThat(offsetsIn(c)).containsExactly(c.stats().firstOffset());
+            assertThat(offsetsIn(c)).containsExactly(c.stats().get(0).firstOffset());
         }
     }
 
@@ -209,7 +209,10 @@ class ArchiveSinkTest {
     }
 
     private static List<FileStats> stats(Collection<ArchiveCommittable> committables) {
-        return committables.stream().map(ArchiveCommittable::stats).collect(Collectors.toList());
+        return committables.stream().map(c -> {
+            assertThat(c.stats()).as("a file of the per-partition layout").hasSize(1);
+            return c.stats().get(0);
+        }).collect(Collectors.toList());
     }
 
     private List<Long> offsetsIn(ArchiveCommittable committed) throws Exception {

@@ -2,6 +2,7 @@ package io.archiver.sink.files;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,16 +13,16 @@ import java.util.Map;
  */
 final class FinishedFiles {
 
-    private final Map<String, ArrayDeque<FileStats>> byBucket = new HashMap<>();
+    private final Map<String, ArrayDeque<List<FileStats>>> byBucket = new HashMap<>();
 
-    void add(String bucket, FileStats stats) {
+    void add(String bucket, List<FileStats> stats) {
         byBucket.computeIfAbsent(bucket, b -> new ArrayDeque<>()).addLast(stats);
     }
 
-    /** The statistics of the oldest finished file of {@code bucket} not handed out yet. */
-    FileStats take(String bucket) {
-        ArrayDeque<FileStats> queue = byBucket.get(bucket);
-        FileStats stats = queue == null ? null : queue.pollFirst();
+    /** The statistics (per partition) of the oldest finished file of {@code bucket} not handed out yet. */
+    List<FileStats> take(String bucket) {
+        ArrayDeque<List<FileStats>> queue = byBucket.get(bucket);
+        List<FileStats> stats = queue == null ? null : queue.pollFirst();
         if (stats == null) {
             throw new IllegalStateException(
                     "A pending file of bucket '" + bucket + "' has no statistics: the part file was not written by the archiver's writer.");

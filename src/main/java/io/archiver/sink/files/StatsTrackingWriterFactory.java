@@ -7,6 +7,10 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Wraps the format's writer factory of one sink subtask so that every part file reports, when it is finished,
@@ -41,11 +45,13 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
     private final class Tracking implements BulkWriter<ArchiveRecord> {
         private final BulkWriter<ArchiveRecord> delegate;
         private String topic;
-        private int partition;
         private String bucket;
-        private long first;
-        private long last;
         private long records;
+        /** Per partition: first offset, last offset, records. */
+        private final Map<Integer, long[]> partitions = new TreeMap<>();
+        /** The range of the partition of the last record (records come in per-partition batches). */
+        private long[] current;
+        private int currentPartition = -1;
 
         Tracking(BulkWriter<ArchiveRecord> delegate) {
             this.delegate = delegate;
@@ -56,11 +62,14 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             delegate.addElement(r);
             if (records == 0) {
                 topic = r.getTopic();
-                partition = r.getPartition();
                 bucket = buckets.bucketOf(r);
-                first = r.getOffset();
             }
-            last = r.getOffset();
+            if (r.getPartition() != currentPartition) {
+                currentPartition = r.getPartition();
+                current = partitions.computeIfAbsent(currentPartition, p -> new long[] {r.getOffset(), r.getOffset(), 0});
+            }
+            current[1] = r.getOffset();
+            current[2]++;
             records++;
             if (delegate instanceof BufferingBulkWriter && records % MEMORY_CHECK_RECORDS == 1) {
                 memory.update(bucket, ((BufferingBulkWriter<ArchiveRecord>) delegate).bufferedBytes());
@@ -77,7 +86,9 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             delegate.finish();
             if (records > 0) {
                 memory.release(bucket);
-                finished.add(bucket, new FileStats(topic, partition, first, last, records));
+                List<FileStats> stats = new ArrayList<>(partitions.size());
+                partitions.forEach((p, range) -> stats.add(new FileStats(topic, p, range[0], range[1], range[2])));
+                finished.add(bucket, stats);
             }
         }
     }

@@ -5,6 +5,8 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.CheckpointRollingPolicy;
 
+import java.util.List;
+
 /**
  * The part-file state of one sink subtask, created with its writer ({@link PartFiles#forSubtask()}) and
  * handed to what needs it: the writer factory that records what each finished file holds and what each open
@@ -37,8 +39,8 @@ public final class SubtaskPartFiles {
         return rolling;
     }
 
-    /** What the oldest finished file of {@code bucket} not handed out yet holds. */
-    public FileStats takeFinished(String bucket) {
+    /** What the oldest finished file of {@code bucket} not handed out yet holds, per partition. */
+    public List<FileStats> takeFinished(String bucket) {
         return finished.take(bucket);
     }
 
