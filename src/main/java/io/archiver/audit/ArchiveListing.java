@@ -14,7 +14,7 @@ public final class ArchiveListing {
         this.leftovers = Collections.unmodifiableList(leftovers);
     }
 
-    /** Visible data files, sorted by path. */
+    /** Visible data files, by topic, partition and path (a partition's files together). */
     public List<ArchiveFile> committed() {
         return committed;
     }

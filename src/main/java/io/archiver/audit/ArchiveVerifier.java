@@ -69,15 +69,15 @@ public final class ArchiveVerifier {
             }
             Collector partition = c;
             int index = partition.addFile(file);
-            long[] stats = deep ? null : reader.offsetStatistics(file.path());
+            long[] stats = deep ? null : file.offsetStatistics(reader);
             if (stats != null && stats[1] - stats[0] + 1 == stats[2]) {
                 for (long offset = stats[0]; offset <= stats[1]; offset++) {
                     partition.add(offset, index);
                 }
             } else if (deep) {
-                reader.read(file.path(), r -> partition.add(r.getOffset(), index));
+                file.read(reader, r -> partition.add(r.getOffset(), index));
             } else {
-                reader.offsets(file.path(), offset -> partition.add(offset, index));
+                file.offsets(reader, offset -> partition.add(offset, index));
             }
         }
         finish(c, partitions, onPartition);

@@ -271,6 +271,12 @@ public final class ArchiverConfig {
                     "'" + SINK_S3_ENCRYPTION.key() + ": " + get(SINK_S3_ENCRYPTION) + "' applies to an archive in S3, and '"
                             + SINK_PATH.key() + "' is " + sink + "; remove it or archive to s3://bucket/prefix.");
         }
+        if (get(SINK_LAYOUT) == SinkLayout.PER_TOPIC && get(SINK_FORMAT) != ArchiveFormat.PARQUET) {
+            throw new ConfigException(
+                    "'" + SINK_LAYOUT.key() + ": per-topic' needs '" + SINK_FORMAT.key() + ": parquet' (its files hold many partitions, "
+                            + "found by the row groups' statistics, which JSON Lines has not); set " + SINK_FORMAT.key()
+                            + ": parquet, or " + SINK_LAYOUT.key() + ": per-partition.");
+        }
         if (!get(SINK_PART_PREFIX).matches("[a-zA-Z0-9._-]+")) {
             throw new ConfigException(
                     "Invalid value '" + get(SINK_PART_PREFIX) + "' for '" + SINK_PART_PREFIX.key()

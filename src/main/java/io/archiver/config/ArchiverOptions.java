@@ -207,7 +207,18 @@ public final class ArchiverOptions {
                     .enumType(TimePartitioning.class)
                     .defaultValue(TimePartitioning.DAY)
                     .withDescription(
-                            "Time folders under topic=<t>/partition=<p>/, from the record timestamp in UTC.");
+                            "Time folders under topic=<t>/partition=<p>/ (topic=<t>/ with sink.layout: per-topic), from the record timestamp in UTC.");
+
+    public static final ConfigOption<SinkLayout> SINK_LAYOUT =
+            key("sink.layout")
+                    .enumType(SinkLayout.class)
+                    .defaultValue(SinkLayout.PER_PARTITION)
+                    .withDescription(
+                            "per-partition: topic=<t>/partition=<p>/<time folders>/, every checkpoint writes a file per partition and time "
+                                    + "folder that received records. per-topic: topic=<t>/<time folders>/, a file per sink subtask, topic and time "
+                                    + "folder, whatever the number of partitions, its rows grouped by partition in offset order and its row groups "
+                                    + "ending at partition boundaries (Parquet only; repair does not handle it yet). Choose per-topic for many "
+                                    + "partitions or short checkpoint intervals; the layout of an archive must not change.");
 
     public static final ConfigOption<String> SINK_PART_PREFIX =
             key("sink.part-prefix")
@@ -410,6 +421,7 @@ public final class ArchiverOptions {
                     SINK_PATH,
                     SINK_FORMAT,
                     SINK_TIME_PARTITIONING,
+                    SINK_LAYOUT,
                     SINK_PART_PREFIX,
                     SINK_PARQUET_COMPRESSION,
                     SINK_PARQUET_ZSTD_LEVEL,

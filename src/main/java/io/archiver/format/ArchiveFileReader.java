@@ -12,6 +12,8 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.column.statistics.Statistics;
@@ -27,6 +29,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.zip.GZIPInputStream;
@@ -42,6 +45,11 @@ public final class ArchiveFileReader {
 
     /** The projection that reads a record's offset and nothing else. */
     private static final String OFFSET_ONLY = "message kafka_record { required int64 " + OFFSET + "; }";
+    /** The projection that reads a record's partition and offset. */
+    private static final String PARTITION_AND_OFFSET =
+            "message kafka_record { required int32 " + PARTITION + "; required int64 " + OFFSET + "; }";
+
+    private static final int ALL_PARTITIONS = -1;
 
     private final PayloadFormats formats;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -68,6 +76,18 @@ public final class ArchiveFileReader {
         long[] n = {0};
         read(file, r -> n[0]++);
         return n[0];
+    }
+
+    /**
+     * What a file of the per-topic layout holds of each partition, from its footer: partition to {first offset,
+     * last offset, records}; empty for a file without that metadata.
+     */
+    public Map<Integer, long[]> sharedFilePartitions(Path file) throws IOException {
+        FileSystem fs = file.getFileSystem();
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen()))) {
+            return SharedFilePartitions.decode(reader.getFooter().getFileMetaData().getKeyValueMetaData().get(SharedFilePartitions.KEY));
+        }
     }
 
     /**
@@ -105,32 +125,67 @@ public final class ArchiveFileReader {
      * (the other columns are not decoded); JSON Lines files line by line.
      */
     public void offsets(Path file, LongConsumer sink) throws IOException {
+        offsets(file, ALL_PARTITIONS, sink);
+    }
+
+    /**
+     * {@link #offsets}, of {@code partition}'s records only: a file of the per-topic layout holds many partitions,
+     * and its row groups whose statistics exclude the partition are not read.
+     */
+    public void partitionOffsets(Path file, int partition, LongConsumer sink) throws IOException {
+        offsets(file, partition, sink);
+    }
+
+    private void offsets(Path file, int partition, LongConsumer sink) throws IOException {
         if (!file.getName().endsWith(".parquet")) {
-            read(file, r -> sink.accept(r.getOffset()));
+            read(file, partition, r -> sink.accept(r.getOffset()));
             return;
         }
         FileSystem fs = file.getFileSystem();
         Configuration conf = new Configuration(false);
-        conf.set(ReadSupport.PARQUET_READ_SCHEMA, OFFSET_ONLY);
+        conf.set(ReadSupport.PARQUET_READ_SCHEMA, partition == ALL_PARTITIONS ? OFFSET_ONLY : PARTITION_AND_OFFSET);
         try (ParquetReader<Group> reader =
                 new ParquetReader.Builder<Group>(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen())) {
                     @Override
                     protected ReadSupport<Group> getReadSupport() {
                         return new GroupReadSupport();
                     }
-                }.withConf(conf).build()) {
+                }.withConf(conf).withFilter(filter(partition)).build()) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
                 sink.accept(g.getLong(OFFSET, 0));
             }
         }
     }
 
+    /** Parquet's filter of {@code partition}'s rows (by row group statistics, then row by row). */
+    private static FilterCompat.Filter filter(int partition) {
+        return partition == ALL_PARTITIONS
+                ? FilterCompat.NOOP
+                : FilterCompat.get(FilterApi.eq(FilterApi.intColumn(PARTITION), partition));
+    }
+
     public void read(Path file, Consumer<ArchiveRecord> sink) throws IOException {
+        read(file, ALL_PARTITIONS, sink);
+    }
+
+    /** {@link #read}, of {@code partition}'s records only (see {@link #partitionOffsets}). */
+    public void readPartition(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
+        read(file, partition, sink);
+    }
+
+    private void read(Path file, int partition, Consumer<ArchiveRecord> all) throws IOException {
         FileSystem fs = file.getFileSystem();
         String name = file.getName();
         if (name.endsWith(".parquet")) {
-            readParquet(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen()), sink);
-        } else if (name.endsWith(".jsonl") || name.endsWith(".jsonl.gz") || name.endsWith(".jsonl.zst")) {
+            readParquet(new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen()), filter(partition), all);
+            return;
+        }
+        Consumer<ArchiveRecord> sink = partition == ALL_PARTITIONS ? all : r -> {
+            if (r.getPartition() == partition) {
+                all.accept(r);
+            }
+        };
+        if (name.endsWith(".jsonl") || name.endsWith(".jsonl.gz") || name.endsWith(".jsonl.zst")) {
             try (InputStream raw = fs.open(file); InputStream in = decompressing(raw, name)) {
                 readJsonLines(in, sink);
             }
@@ -149,14 +204,14 @@ public final class ArchiveFileReader {
         return raw;
     }
 
-    private static void readParquet(InputFile file, Consumer<ArchiveRecord> sink) throws IOException {
+    private static void readParquet(InputFile file, FilterCompat.Filter filter, Consumer<ArchiveRecord> sink) throws IOException {
         try (ParquetReader<Group> reader =
                 new ParquetReader.Builder<Group>(file) {
                     @Override
                     protected ReadSupport<Group> getReadSupport() {
                         return new GroupReadSupport();
                     }
-                }.build()) {
+                }.withFilter(filter).build()) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
                 sink.accept(fromGroup(g));
             }

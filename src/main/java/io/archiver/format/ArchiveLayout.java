@@ -2,6 +2,7 @@ package io.archiver.format;
 
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.JsonCompression;
+import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 
 import java.util.Optional;
@@ -10,9 +11,10 @@ import java.util.regex.Pattern;
 
 /**
  * The archive's folder layout, Hive-style so query engines read it as partition columns:
- * {@code <root>/topic=<t>/partition=<p>/[date=YYYY-MM-DD/[hour=HH/]]<part file>}. The time folders come
- * from the record timestamp in UTC. Names starting with {@code _} or {@code .} are never data (engines skip
- * them too).
+ * {@code <root>/topic=<t>/partition=<p>/[date=YYYY-MM-DD/[hour=HH/]]<part file>}, or with the per-topic layout
+ * {@code <root>/topic=<t>/[date=YYYY-MM-DD/[hour=HH/]]<part file>} whose files hold many partitions (shared
+ * files). The time folders come from the record timestamp in UTC. Names starting with {@code _} or {@code .}
+ * are never data (engines skip them too).
  */
 public final class ArchiveLayout {
 
@@ -20,13 +22,17 @@ public final class ArchiveLayout {
     private static final long MS_PER_HOUR = 3_600_000L;
     private static final Pattern PARTITION_DIR =
             Pattern.compile("(?:^|/)topic=([^/]+)/partition=(\\d+)(?:/|$)");
+    private static final Pattern TOPIC_DIR = Pattern.compile("(?:^|/)topic=([^/]+)/");
 
     private ArchiveLayout() {}
 
     /** The bucket (folder relative to the root) of a record. */
-    public static String bucket(String topic, int partition, long timestamp, TimePartitioning time) {
+    public static String bucket(String topic, int partition, long timestamp, TimePartitioning time, SinkLayout layout) {
         StringBuilder sb = new StringBuilder(64);
-        sb.append("topic=").append(topic).append("/partition=").append(partition);
+        sb.append("topic=").append(topic);
+        if (layout == SinkLayout.PER_PARTITION) {
+            sb.append("/partition=").append(partition);
+        }
         if (time == TimePartitioning.NONE) {
             return sb.toString();
         }
@@ -57,7 +63,16 @@ public final class ArchiveLayout {
         }
     }
 
-    /** The (topic, partition) a path inside the archive belongs to, if it follows the layout. */
+    /** The topic of a file of the per-topic layout (a shared file): in a topic folder, in no partition folder. */
+    public static Optional<String> sharedFileTopic(String path) {
+        if (PARTITION_DIR.matcher(path).find()) {
+            return Optional.empty();
+        }
+        Matcher m = TOPIC_DIR.matcher(path);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** The (topic, partition) a path inside the archive belongs to, if it follows the per-partition layout. */
     public static Optional<TopicPartitionDir> partitionOf(String path) {
         Matcher m = PARTITION_DIR.matcher(path);
         if (!m.find()) {

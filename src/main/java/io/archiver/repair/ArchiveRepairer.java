@@ -38,6 +38,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 
+import static io.archiver.config.ArchiverOptions.SINK_LAYOUT;
 import static io.archiver.config.ArchiverOptions.SINK_PART_PREFIX;
 import static io.archiver.config.ArchiverOptions.SINK_TIME_PARTITIONING;
 
@@ -176,7 +177,7 @@ public final class ArchiveRepairer {
                             @Override
                             public void collect(ArchiveRecord record) {
                                 String folder = config.sinkPath() + "/"
-                                        + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time);
+                                        + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, config.get(SINK_LAYOUT));
                                 write(byFolder.computeIfAbsent(folder, NewFile::new), record);
                             }
 

@@ -76,9 +76,14 @@ final class ArchiveFileRecords extends RichFlatMapFunction<String, ArchiveRecord
             fs = FileSystemContext.of(new Path(parts[1]));
         }
         try (TemporaryClassLoaderContext ignored = fs.enter()) {
-            UnitRecords.read(reader, Arrays.asList(parts).subList(1, parts.length), emit);
+            UnitRecords.read(reader, partitionOf(parts[0]), Arrays.asList(parts).subList(1, parts.length), emit);
         }
         passed.update(seen[0]);
+    }
+
+    /** The partition of a unit's {@code <topic>-<partition>}. */
+    private static int partitionOf(String topicPartition) {
+        return Integer.parseInt(topicPartition.substring(topicPartition.lastIndexOf('-') + 1));
     }
 
     @Override

@@ -104,7 +104,7 @@ public final class GroupPlacements {
         }
         Map<TopicPartition, Map<Long, Long>> before = new HashMap<>();
         for (Map.Entry<TopicPartition, TreeSet<Long>> e : thresholds.entrySet()) {
-            before.put(e.getKey(), restoredBefore(plan.partitions().get(e.getKey()), e.getValue(), selection, reader));
+            before.put(e.getKey(), restoredBefore(e.getKey().partition(), plan.partitions().get(e.getKey()), e.getValue(), selection, reader));
         }
         List<Placement> placements = new ArrayList<>();
         for (GroupOffsets o : offsets) {
@@ -130,7 +130,7 @@ public final class GroupPlacements {
      * For each threshold offset, how many selected records of the partition's files come before it. A file of its
      * own wholly below a threshold counts by its statistics unless an offset range or time window applies record by record.
      */
-    static Map<Long, Long> restoredBefore(List<RestorePlan.PlannedFile> files, TreeSet<Long> thresholds, RestoreSelection selection,
+    static Map<Long, Long> restoredBefore(int partition, List<RestorePlan.PlannedFile> files, TreeSet<Long> thresholds, RestoreSelection selection,
             ArchiveFileReader reader) throws IOException {
         Map<Long, Long> before = new HashMap<>();
         List<Long> pending = new ArrayList<>(thresholds);
@@ -148,7 +148,7 @@ public final class GroupPlacements {
                 count[0] += only.records();
                 continue;
             }
-            UnitRecords.read(reader, UnitRecords.paths(unit), (ArchiveRecord r) -> {
+            UnitRecords.read(reader, partition, UnitRecords.paths(unit), (ArchiveRecord r) -> {
                 while (next[0] < pending.size() && pending.get(next[0]) <= r.getOffset()) {
                     before.put(pending.get(next[0]++), count[0]);
                 }

@@ -116,7 +116,7 @@ final class KeyedRestoreCheck {
             }
         }
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
-        UnitRecords.readPartition(reader, files, selection, r -> {
+        UnitRecords.readPartition(reader, archived.partition(), files, selection, r -> {
             n[0]++;
             while (!next.isEmpty() && offsetOf(ordered, next.peek()) < r.getOffset()) {
                 n[4]++;

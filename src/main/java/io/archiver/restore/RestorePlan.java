@@ -37,10 +37,10 @@ public final class RestorePlan {
             if (!selection.takes(file.topic()) || !selection.takes(file.topic(), file.partition(), 0, Long.MAX_VALUE)) {
                 continue;
             }
-            long[] stats = reader.offsetStatistics(file.path());
+            long[] stats = file.offsetStatistics(reader);
             if (stats == null) {
                 long[] scanned = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
-                reader.offsets(file.path(), offset -> {
+                file.offsets(reader, offset -> {
                     scanned[0] = Math.min(scanned[0], offset);
                     scanned[1] = Math.max(scanned[1], offset);
                     scanned[2]++;

@@ -149,7 +149,7 @@ public final class RestoreVerifier {
             long end, List<RestorePlan.PlannedFile> files, RestoreSelection selection, PrintWriter out) throws IOException {
         TargetRecords actual = new TargetRecords(consumer, target, from, end);
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
-        UnitRecords.readPartition(reader, files, selection, r -> {
+        UnitRecords.readPartition(reader, archived.partition(), files, selection, r -> {
             n[0]++;
             ConsumerRecord<byte[], byte[]> k = actual.next();
             if (k == null) {

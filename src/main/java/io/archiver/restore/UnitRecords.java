@@ -1,6 +1,7 @@
 package io.archiver.restore;
 
 import io.archiver.format.ArchiveFileReader;
+import io.archiver.format.ArchiveLayout;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.core.fs.Path;
@@ -20,24 +21,35 @@ final class UnitRecords {
 
     private UnitRecords() {}
 
-    /** The records of one unit, given by its files' paths. */
-    static void read(ArchiveFileReader reader, List<String> paths, Consumer<ArchiveRecord> sink) throws IOException {
+    /**
+     * The records of {@code partition} in one unit, given by its files' paths (a file of the per-topic layout holds
+     * other partitions' records too).
+     */
+    static void read(ArchiveFileReader reader, int partition, List<String> paths, Consumer<ArchiveRecord> sink) throws IOException {
         if (paths.size() == 1) {
-            reader.read(new Path(paths.get(0)), sink);
+            read(reader, partition, paths.get(0), sink);
             return;
         }
         TreeMap<Long, ArchiveRecord> byOffset = new TreeMap<>();
         for (String path : paths) {
-            reader.read(new Path(path), r -> byOffset.putIfAbsent(r.getOffset(), r));
+            read(reader, partition, path, r -> byOffset.putIfAbsent(r.getOffset(), r));
         }
         byOffset.values().forEach(sink);
     }
 
+    private static void read(ArchiveFileReader reader, int partition, String path, Consumer<ArchiveRecord> sink) throws IOException {
+        if (ArchiveLayout.sharedFileTopic(path).isPresent()) {
+            reader.readPartition(new Path(path), partition, sink);
+        } else {
+            reader.read(new Path(path), sink);
+        }
+    }
+
     /** The selected records of a partition's files, unit after unit. */
-    static void readPartition(ArchiveFileReader reader, List<RestorePlan.PlannedFile> files, RestoreSelection selection,
+    static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, RestoreSelection selection,
             Consumer<ArchiveRecord> sink) throws IOException {
         for (List<RestorePlan.PlannedFile> unit : RestorePlan.readUnits(files)) {
-            read(reader, paths(unit), r -> {
+            read(reader, partition, paths(unit), r -> {
                 if (selection.takes(r)) {
                     sink.accept(r);
                 }

@@ -5,6 +5,7 @@ import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.Mode;
+import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.format.ArchiveLayout;
@@ -43,7 +44,7 @@ public final class ArchiveSinkFactory {
     /** The archive sink under {@code sink.path}, keeping the archive's position records. */
     public static ArchiveSink archive(ArchiverConfig config, ArchiveLease lease) {
         BulkWriter.Factory<ArchiveRecord> format = ArchiveWriters.of(config);
-        ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(config.get(SINK_TIME_PARTITIONING));
+        ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(config.get(SINK_TIME_PARTITIONING), config.get(SINK_LAYOUT));
         ArchiveRollingPolicy rolling = rolling(config);
         PartFiles partFiles = new PartFiles(
                 format, buckets, rolling,
@@ -63,7 +64,7 @@ public final class ArchiveSinkFactory {
     public static FileSinkInContext<ArchiveRecord> deadLetter(ArchiverConfig config) {
         return build(
                 config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0),
-                new ArchiveBucketAssigner(TimePartitioning.NONE), rolling(config),
+                new ArchiveBucketAssigner(TimePartitioning.NONE, SinkLayout.PER_PARTITION), rolling(config),
                 ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE));
     }
 

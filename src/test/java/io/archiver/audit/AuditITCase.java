@@ -1,6 +1,7 @@
 package io.archiver.audit;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
@@ -24,6 +25,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,9 +42,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(SharedStack.class)
 class AuditITCase {
 
-    @Test
-    void cleanArchiveIsReportedCleanInFastAndDeepMode() throws Exception {
-        ArchiverConfig config = backfill("audit-clean", 4_000, Map.of());
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void cleanArchiveIsReportedCleanInFastAndDeepMode(SinkLayout layout) throws Exception {
+        ArchiverConfig config = backfill("audit-clean", 4_000, Map.of("sink.layout", layout.configName()));
         for (String mode : new String[] {"--deep", "--orphan-age=PT1H"}) {
             Cli.Result r = Cli.run(config, "audit", mode);
             System.out.println(r.out());

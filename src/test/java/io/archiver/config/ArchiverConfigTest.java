@@ -223,6 +223,19 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void thePerTopicLayoutIsParquetOnly() {
+        Map<String, String> m = validWith("sink.layout", "per-topic");
+        assertThat(ArchiverConfig.of(m).get(ArchiverOptions.SINK_LAYOUT)).isEqualTo(SinkLayout.PER_TOPIC);
+        m.put("sink.format", "jsonl");
+        assertThatThrownBy(() -> ArchiverConfig.of(m))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'sink.layout: per-topic' needs 'sink.format: parquet'");
+        assertThatThrownBy(() -> ArchiverConfig.of(validWith("sink.layout", "per-subtask")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'sink.layout'").hasMessageContaining("per-partition").hasMessageContaining("per-topic");
+    }
+
+    @Test
     void s3EncryptionIsAppliedToEveryBucketTheJobWritesAndAKeyIdWithoutSseKmsIsRefused() {
         Map<String, String> m = validWith("sink.s3.encryption", "sse-kms");
         m.put("sink.s3.kms-key-id", "alias/archive");

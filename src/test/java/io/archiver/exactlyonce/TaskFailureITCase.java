@@ -1,10 +1,12 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 import java.util.Random;
@@ -13,12 +15,13 @@ import java.util.Random;
 @ExtendWith(SharedStack.class)
 class TaskFailureITCase {
 
-    @Test
-    void repeatedTaskFailuresAtRandomPointsLoseAndDuplicateNothing() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void repeatedTaskFailuresAtRandomPointsLoseAndDuplicateNothing(SinkLayout layout) throws Exception {
         long seed = Long.getLong("faults.seed", System.nanoTime());
         System.out.println("TaskFailureITCase seed " + seed + " (rerun with -Dfaults.seed=" + seed + ")");
         Random random = new Random(seed);
-        try (FaultScenario s = FaultScenario.start("task-failures", 24_000, 3_000, Map.of("parallelism", "2"))) {
+        try (FaultScenario s = FaultScenario.start("task-failures", 24_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             for (int failure = 0; failure < 3; failure++) {
                 s.awaitArchived(1 + random.nextInt(2_000) + failure * 4_000L);
                 SharedStack.get().killAndReplaceTaskManagers();

@@ -2,6 +2,7 @@ package io.archiver.format;
 
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.JsonCompression;
+import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 
 import org.junit.jupiter.api.Test;
@@ -15,18 +16,29 @@ class ArchiveLayoutTest {
 
     @Test
     void bucketsAreHiveStyleFromTheRecordTimestampInUtc() {
-        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.NONE)).isEqualTo("topic=orders/partition=3");
-        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.DAY))
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.NONE, SinkLayout.PER_PARTITION)).isEqualTo("topic=orders/partition=3");
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.DAY, SinkLayout.PER_PARTITION))
                 .isEqualTo("topic=orders/partition=3/date=2026-03-07");
-        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.HOUR))
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.HOUR, SinkLayout.PER_PARTITION))
                 .isEqualTo("topic=orders/partition=3/date=2026-03-07/hour=05");
     }
 
     @Test
+    void perTopicBucketsHaveNoPartitionFolderAndTheirFilesAreKnownAsShared() {
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.HOUR, SinkLayout.PER_TOPIC))
+                .isEqualTo("topic=orders/date=2026-03-07/hour=05");
+        assertThat(ArchiveLayout.bucket("orders", 3, TS, TimePartitioning.NONE, SinkLayout.PER_TOPIC)).isEqualTo("topic=orders");
+        assertThat(ArchiveLayout.sharedFileTopic("/archive/topic=orders.v2/date=2026-03-07/part-x-0-1.parquet")).contains("orders.v2");
+        assertThat(ArchiveLayout.sharedFileTopic("/archive/topic=orders/part-x-0-1.parquet")).contains("orders");
+        assertThat(ArchiveLayout.sharedFileTopic("/archive/topic=orders/partition=1/part-x-0-1.parquet")).isEmpty();
+        assertThat(ArchiveLayout.sharedFileTopic("/archive/other/part-x-0-1.parquet")).isEmpty();
+    }
+
+    @Test
     void hourBoundariesAndRecordsWithoutTimestamp() {
-        assertThat(ArchiveLayout.bucket("t", 0, 0L, TimePartitioning.HOUR)).endsWith("date=1970-01-01/hour=00");
-        assertThat(ArchiveLayout.bucket("t", 0, 86_399_999L, TimePartitioning.HOUR)).endsWith("date=1970-01-01/hour=23");
-        assertThat(ArchiveLayout.bucket("t", 0, -1L, TimePartitioning.HOUR)).endsWith("date=1969-12-31/hour=23");
+        assertThat(ArchiveLayout.bucket("t", 0, 0L, TimePartitioning.HOUR, SinkLayout.PER_PARTITION)).endsWith("date=1970-01-01/hour=00");
+        assertThat(ArchiveLayout.bucket("t", 0, 86_399_999L, TimePartitioning.HOUR, SinkLayout.PER_PARTITION)).endsWith("date=1970-01-01/hour=23");
+        assertThat(ArchiveLayout.bucket("t", 0, -1L, TimePartitioning.HOUR, SinkLayout.PER_PARTITION)).endsWith("date=1969-12-31/hour=23");
     }
 
     @Test

@@ -5,11 +5,8 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntFunction;
 
@@ -54,13 +51,13 @@ class CompactDictionaryWritersTest {
     private static byte[] write(boolean compactDictionaries, IntFunction<ArchiveRecord> records) throws Exception {
         EnvelopeParquetBuilder builder =
                 new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 1, 1 << 20, 8 * 1024);
-        InMemoryFile file = new InMemoryFile();
+        MemoryParquetFile file = new MemoryParquetFile();
         try (ParquetWriter<ArchiveRecord> writer = builder.createWriter(file, compactDictionaries)) {
             for (int i = 0; i < 30_000; i++) {
                 writer.write(records.apply(i));
             }
         }
-        return file.bytes.toByteArray();
+        return file.bytes();
     }
 
     private static ArchiveRecord record(int i, String key, int headers) {
@@ -72,44 +69,5 @@ class CompactDictionaryWritersTest {
         }
         return new ArchiveRecord("t", 0, i, 1_700_000_000_000L + i, "CreateTime", key.getBytes(StandardCharsets.UTF_8),
                 ("{\"i\":" + i + "}").getBytes(StandardCharsets.UTF_8), keys, values);
-    }
-
-    private static final class InMemoryFile implements OutputFile {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-
-        @Override
-        public PositionOutputStream create(long blockSizeHint) {
-            return new PositionOutputStream() {
-                @Override
-                public long getPos() {
-                    return bytes.size();
-                }
-
-                @Override
-                public void write(int b) {
-                    bytes.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    bytes.write(b, off, len);
-                }
-            };
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-            return create(blockSizeHint);
-        }
-
-        @Override
-        public boolean supportsBlockSize() {
-            return false;
-        }
-
-        @Override
-        public long defaultBlockSize() {
-            return 0;
-        }
     }
 }

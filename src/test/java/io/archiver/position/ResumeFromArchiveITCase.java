@@ -1,6 +1,7 @@
 package io.archiver.position;
 
 import io.archiver.audit.IncompleteUploads;
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
@@ -16,6 +17,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -41,11 +44,12 @@ class ResumeFromArchiveITCase {
         faults.reset();
     }
 
-    @Test
-    void checkpointWhoseCommitWasCutShortIsCompletedByTheStatelessStart() throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-cut", 20_000, 3_000, Map.of("parallelism", "2"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void checkpointWhoseCommitWasCutShortIsCompletedByTheStatelessStart(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-cut", 24_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
-            s.awaitArchived(4_000);
+            s.awaitArchived(2_000);
             cutCommitInTheMiddleOfACheckpoint(s, probe);
             s.cancel();
             faults.reset();
@@ -58,11 +62,12 @@ class ResumeFromArchiveITCase {
         }
     }
 
-    @Test
-    void aCommitWhoseUploadsWereLostResumesAtTheirFirstOffsetsAndLaterStartsStayExact() throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-lost", 20_000, 3_000, Map.of("parallelism", "2"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void aCommitWhoseUploadsWereLostResumesAtTheirFirstOffsetsAndLaterStartsStayExact(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-lost", 24_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
-            s.awaitArchived(4_000);
+            s.awaitArchived(2_000);
             cutCommitInTheMiddleOfACheckpoint(s, probe);
             s.cancel();
             faults.reset();
@@ -73,7 +78,7 @@ class ResumeFromArchiveITCase {
             // the partitions of the lost files resume at their first offsets; what this job commits there is
             // their position from now on, below the one the cut commit recorded
             s.restartWithoutState(Map.of());
-            s.awaitArchived(10_000);
+            s.awaitArchived(8_000);
             s.cancel();
             assertThat(probe.positionObjects()).as("one positions object per committer subtask").containsExactlyInAnyOrder("0.json", "1.json");
             s.restartWithoutState(Map.of("parallelism", "3"));
@@ -88,9 +93,9 @@ class ResumeFromArchiveITCase {
         try (FaultScenario s = FaultScenario.start("resume-hours", 20_000, 3_000, settings, TestRecords.Timestamps.OUT_OF_ORDER)) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             s.awaitArchived(4_000);
-            assertThat(probe.records()).as("position records").isNotEmpty()
-                    .anySatisfy(r -> assertThat(r.files()).as("files of one partition in one checkpoint").hasSizeGreaterThan(1));
             cutCommitInTheMiddleOfACheckpoint(s, probe);
+            assertThat(probe.records()).as("position records of the cut commit").isNotEmpty()
+                    .anySatisfy(r -> assertThat(r.files()).as("files of one partition in one checkpoint").hasSizeGreaterThan(1));
             s.cancel();
             faults.reset();
             s.restartWithoutState(Map.of("parallelism", "3"));
@@ -113,9 +118,10 @@ class ResumeFromArchiveITCase {
         }
     }
 
-    @Test
-    void statelessStartsAfterRescalesResumeExactly() throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-rescale", 24_000, 3_000, Map.of("parallelism", "2"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void statelessStartsAfterRescalesResumeExactly(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("resume-rescale", 24_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(4_000);
             s.resume(s.stopWithSavepoint(), 3);
             s.awaitArchived(9_000);

@@ -69,8 +69,7 @@ class RepairITCase {
         Cli.Result repair = Cli.run(committed, "repair", "--apply");
         System.out.println(repair.out());
         assertThat(repair.code()).as(repair.out()).isZero();
-        assertThat(repair.out()).contains("No job writes this archive").contains("no longer lists the")
-                .contains("Audit after the repair: CLEAN");
+        assertThat(repair.out()).contains("No job writes this archive").contains("Audit after the repair: CLEAN");
         assertExactlyOnce(committed.sinkPath(), PayloadFormats.of(committed), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
 
         // a later start without state resumes after the repaired files, not before them

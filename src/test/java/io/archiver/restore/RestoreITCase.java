@@ -70,6 +70,22 @@ class RestoreITCase {
     }
 
     @Test
+    void anArchiveOfThePerTopicLayoutRestoresEachPartitionsRecordsOnceInOrder() throws Exception {
+        Archived archived = archive("restore-per-topic", 4_000, 0, Map.of("sink.format", "parquet", "sink.layout", "per-topic"));
+        String target = archived.topic + "-restored";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+
+        Cli.Result restored = Cli.run(archived.config, "restore", "--topics", archived.topic, "--rename", archived.topic + "=" + target);
+
+        assertThat(restored.code()).as(restored.out()).isZero();
+        assertThat(byPartition(committed(target, archived.records.size()))).isEqualTo(byPartition(archived.records));
+        Cli.Result verified = Cli.run(archived.config, "restore", "--topics", archived.topic, "--rename", archived.topic + "=" + target,
+                "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("(" + archived.records.size() + " records)");
+    }
+
+    @Test
     void aRestoreCancelledAndStartedAgainWithoutStateWritesEachRecordOnceAndAThirdStartWritesNothing() throws Exception {
         Archived archived = archive("restore-again", 20_000, 2_048);
         String target = archived.topic + "-again";
@@ -294,8 +310,12 @@ class RestoreITCase {
         return archive(name, count, 0);
     }
 
-    /** With {@code valueBytes} > 0, every value is that many random letters. */
     private static Archived archive(String name, int count, int valueBytes) throws Exception {
+        return archive(name, count, valueBytes, Map.of());
+    }
+
+    /** With {@code valueBytes} > 0, every value is that many random letters; {@code overrides} on top of JSON Lines files. */
+    private static Archived archive(String name, int count, int valueBytes, Map<String, String> overrides) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName(name);
         stack.kafka().createTopic(topic, PARTITIONS);
@@ -306,6 +326,7 @@ class RestoreITCase {
         settings.put("mode", "batch");
         settings.put("sink.format", "jsonl");
         settings.put("sink.roll.max-part-size", valueBytes > 0 ? "1 mb" : "64 kb");
+        settings.putAll(overrides);
         ArchiverConfig config = ArchiverConfig.of(settings);
         JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
         return new Archived(topic, config, records);

@@ -2,6 +2,7 @@ package io.archiver.sink;
 
 import io.archiver.capture.CaptureSettings;
 import io.archiver.config.JsonCompression;
+import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.format.JsonLinesWriterFactory;
@@ -179,7 +180,7 @@ class ArchiveSinkTest {
         ArchiveLease lease = new ArchiveLease(root(), "this-run", "test job", Duration.ofMinutes(1));
         lease.acquire();
         JsonLinesWriterFactory format = new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0);
-        ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(TimePartitioning.NONE);
+        ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(TimePartitioning.NONE, SinkLayout.PER_PARTITION);
         ArchiveRollingPolicy rolling = new ArchiveRollingPolicy(maxPartSize, 0, 0);
         Properties noKafka = new Properties();
         noKafka.setProperty("bootstrap.servers", "127.0.0.1:1");

@@ -26,7 +26,7 @@ public final class ArchiveAssertions {
         ArchiveFileReader reader = new ArchiveFileReader(formats);
         List<ArchiveRecord> out = new ArrayList<>();
         for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
-            reader.read(file.path(), out::add);
+            file.read(reader, out::add);
         }
         return out;
     }

@@ -26,10 +26,10 @@ public final class ArchiveCounter {
     public synchronized long count() throws Exception {
         long total = 0;
         for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
-            Long n = counted.get(file.path().toString());
+            Long n = counted.get(file.toString());
             if (n == null) {
-                n = reader.count(file.path());
-                counted.put(file.path().toString(), n);
+                n = file.shared() ? file.offsetStatistics(reader)[2] : reader.count(file.path());
+                counted.put(file.toString(), n);
             }
             total += n;
         }

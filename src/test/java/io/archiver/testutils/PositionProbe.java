@@ -10,7 +10,9 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Reads an archive's position records to see which files the last commits listed and which are visible. */
 public final class PositionProbe {
@@ -46,9 +48,9 @@ public final class PositionProbe {
         return names;
     }
 
-    /** Files the position records list that are not visible: commits that were cut short. */
+    /** Files the position records list that are not visible (each once): commits that were cut short. */
     public List<String> uncommittedFiles() throws IOException {
-        List<String> missing = new ArrayList<>();
+        Set<String> missing = new LinkedHashSet<>();
         for (PositionRecord r : records()) {
             for (PositionRecord.PendingFile f : r.files()) {
                 if (!exists(f.path())) {
@@ -56,31 +58,41 @@ public final class PositionProbe {
                 }
             }
         }
-        return missing;
+        return new ArrayList<>(missing);
     }
 
     /**
      * True if some checkpoint's files are partly visible: at least one of them committed and at least one
-     * not, the commit cut short in the middle of a checkpoint.
+     * not, the commit cut short in the middle of a checkpoint. A record whose commit completed lists no files
+     * (settled) and counts as committed.
      */
     public boolean checkpointPartlyCommitted() throws IOException {
         List<PositionRecord> records = records();
         for (PositionRecord r : records) {
-            boolean committed = false;
-            boolean missing = false;
+            if (!anyMissing(r)) {
+                continue;
+            }
             for (PositionRecord other : records) {
-                if (other.checkpointId() != r.checkpointId()) {
-                    continue;
-                }
-                for (PositionRecord.PendingFile f : other.files()) {
-                    if (exists(f.path())) {
-                        committed = true;
-                    } else {
-                        missing = true;
-                    }
+                if (other.checkpointId() == r.checkpointId() && (other.files().isEmpty() || anyVisible(other))) {
+                    return true;
                 }
             }
-            if (committed && missing) {
+        }
+        return false;
+    }
+
+    private static boolean anyMissing(PositionRecord r) throws IOException {
+        for (PositionRecord.PendingFile f : r.files()) {
+            if (!exists(f.path())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyVisible(PositionRecord r) throws IOException {
+        for (PositionRecord.PendingFile f : r.files()) {
+            if (exists(f.path())) {
                 return true;
             }
         }

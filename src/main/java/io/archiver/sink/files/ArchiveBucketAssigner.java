@@ -1,5 +1,6 @@
 package io.archiver.sink.files;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.format.ArchiveLayout;
 import io.archiver.record.ArchiveRecord;
@@ -8,15 +9,17 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
 
-/** Assigns every record to its {@link ArchiveLayout} folder: topic, partition and record-time folders. */
+/** Assigns every record to its {@link ArchiveLayout} folder: topic, partition (per-partition layout) and record-time folders. */
 public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord, String> {
 
     private static final long serialVersionUID = 1L;
 
     private final TimePartitioning time;
+    private final SinkLayout layout;
 
-    public ArchiveBucketAssigner(TimePartitioning time) {
+    public ArchiveBucketAssigner(TimePartitioning time, SinkLayout layout) {
         this.time = time;
+        this.layout = layout;
     }
 
     @Override
@@ -26,7 +29,7 @@ public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord
 
     /** The bucket of {@code record}; it depends on the record alone. */
     String bucketOf(ArchiveRecord record) {
-        return ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time);
+        return ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, layout);
     }
 
     @Override
@@ -36,6 +39,6 @@ public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord
 
     @Override
     public String toString() {
-        return "ArchiveBucketAssigner{time=" + time + "}";
+        return "ArchiveBucketAssigner{time=" + time + ", layout=" + layout + "}";
     }
 }

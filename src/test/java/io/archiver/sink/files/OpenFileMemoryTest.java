@@ -94,7 +94,7 @@ class OpenFileMemoryTest {
     void parquetPartFilesReportTheirBuffersAndTheirOffsetsToTheirSubtask() throws Exception {
         SubtaskPartFiles subtask = new PartFiles(
                 new EnvelopeParquetWriterFactory(new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 3, 8 << 20, 64 * 1024)),
-                new ArchiveBucketAssigner(io.archiver.config.TimePartitioning.NONE), new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0), 0, 0)
+                new ArchiveBucketAssigner(io.archiver.config.TimePartitioning.NONE, io.archiver.config.SinkLayout.PER_PARTITION), new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0), 0, 0)
                 .forSubtask();
         OpenFileMemory memory = subtask.memory();
         BulkWriter.Factory<ArchiveRecord> factory = subtask.writers();
