@@ -45,12 +45,13 @@ import java.util.concurrent.TimeUnit;
  * server's folder, so its listings cost no S3 request) and reads each new file, so a record's latency is the
  * moment its file was first seen minus its produce time (resolution 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
  * latency against the checkpoint interval, requests per committed file. Each partition count is measured in
- * {@code bench.rounds} windows (median, min–max). Writes {@code target/bench/latency.md} and {@code .csv}.
+ * {@code bench.rounds} windows (median, min–max), for each layout of {@code bench.latency.layouts} (per-partition,
+ * per-topic) one after the other. Writes {@code target/bench/latency.md} and {@code .csv}.
  * {@code bench.s3.latency-ms} answers every S3 request that much later ({@link RequestCountingBlobStore}).
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=LatencyBenchmark
- * [-Dbench.args="-Dbench.latency.partitions=8,100,1000 -Dbench.latency.seconds=60 -Dbench.latency.rate=2000 -Dbench.latency.format=parquet
- * -Dbench.s3.latency-ms=0"]}
+ * [-Dbench.args="-Dbench.latency.partitions=8,100,1000 -Dbench.latency.layouts=per-partition -Dbench.latency.seconds=60
+ * -Dbench.latency.rate=2000 -Dbench.latency.format=parquet -Dbench.s3.latency-ms=0"]}
  */
 public final class LatencyBenchmark {
 
@@ -65,13 +66,14 @@ public final class LatencyBenchmark {
     /** Runs the benchmark and writes its report under {@code target/bench}. */
     static void run() throws Exception {
         String[] partitionCounts = System.getProperty("bench.latency.partitions", "8,100,1000").split(",");
+        String[] layouts = System.getProperty("bench.latency.layouts", "per-partition").split(",");
         int seconds = Integer.getInteger("bench.latency.seconds", 60);
         int rate = Integer.getInteger("bench.latency.rate", 2_000);
         String format = System.getProperty("bench.latency.format", "parquet");
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("latency-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
-        Map<Integer, List<Window>> windows = new LinkedHashMap<>();
+        Map<Case, List<Window>> windows = new LinkedHashMap<>();
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store));
                 EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
             s3.createBucket("bench");
@@ -79,29 +81,35 @@ public final class LatencyBenchmark {
             s3.flinkSettings().forEach(fs::setString);
             JobLauncher.initializeFileSystems(fs);
             for (String p : partitionCounts) {
-                int partitions = Integer.parseInt(p.trim());
-                for (int round = 0; round < rounds; round++) {
-                    windows.computeIfAbsent(partitions, k -> new ArrayList<>())
-                            .add(run(kafka, s3, counter[0], partitions, round, seconds, rate, format));
+                for (String layout : layouts) {
+                    Case c = new Case(layout.trim(), Integer.parseInt(p.trim()));
+                    for (int round = 0; round < rounds; round++) {
+                        windows.computeIfAbsent(c, k -> new ArrayList<>()).add(run(kafka, s3, counter[0], c, round, seconds, rate, format));
+                    }
                 }
             }
         }
         write(windows, seconds, rate, format, rounds);
     }
 
+    /** A layout and a partition count. */
+    record Case(String layout, int partitions) {}
+
     /** One measured window: latency percentiles (s), checkpoint durations (ms), files and requests per checkpoint. */
     record Window(long seen, long produced, double p50, double p99, long checkpointP50, long checkpointMax,
             double filesPerCheckpoint, double requestsPerCheckpoint) {}
 
-    private static Window run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, int partitions, int round,
+    private static Window run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, Case c, int round,
             int seconds, int rate, String format) throws Exception {
-        String topic = "latency-" + partitions + "-" + round;
+        int partitions = c.partitions();
+        String topic = "latency-" + c.layout() + "-" + partitions + "-" + round;
         kafka.createTopic(topic, partitions);
         int restPort = freePort();
         Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), topic, topic, s3.flinkSettings());
         settings.put("kafka.start", "latest");
         settings.put("sink.format", format);
         settings.put("sink.time-partitioning", "hour");
+        settings.put("sink.layout", c.layout());
         settings.put("checkpoint.interval", CHECKPOINT_MS + " ms");
         settings.put("preflight.timeout", "0 s");
         settings.put("flink.rest.bind-port", Integer.toString(restPort));
@@ -134,7 +142,7 @@ public final class LatencyBenchmark {
         double filesPerCheckpoint = poller.newFiles() * CHECKPOINT_MS / window;
         Window w = new Window(latencies.size(), produced, pct(latencies, 50) / 1000.0, pct(latencies, 99) / 1000.0,
                 duration.path("p50").asLong(), duration.path("max").asLong(), filesPerCheckpoint, perCheckpoint);
-        System.out.println(partitions + " partitions, round " + round + ": " + w + " (" + completed + " checkpoints completed)");
+        System.out.println(c.layout() + ", " + partitions + " partitions, round " + round + ": " + w + " (" + completed + " checkpoints completed)");
         return w;
     }
 
@@ -183,7 +191,7 @@ public final class LatencyBenchmark {
         }
     }
 
-    private static void write(Map<Integer, List<Window>> windows, int seconds, int rate, String format, int rounds)
+    private static void write(Map<Case, List<Window>> windows, int seconds, int rate, String format, int rounds)
             throws Exception {
         StringBuilder md = new StringBuilder();
         md.append("# Latency and checkpoint cost, ").append(LocalDate.now()).append("\n\n").append(rate)
@@ -193,16 +201,16 @@ public final class LatencyBenchmark {
                         ? " answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late (simulated round trip), " : ", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
                 .append(" windows (min–max), each on a fresh topic.").append(BenchSettings.described()).append("\n\n")
-                .append("| partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append("| layout | partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         StringBuilder csv = new StringBuilder(
-                "partitions,window,records_seen,records_produced,p50_s,p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
-        for (Map.Entry<Integer, List<Window>> e : windows.entrySet()) {
+                "layout,partitions,window,records_seen,records_produced,p50_s,p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
+        for (Map.Entry<Case, List<Window>> e : windows.entrySet()) {
             List<Window> ws = e.getValue();
             double files = median(ws, Window::filesPerCheckpoint);
             double requests = median(ws, Window::requestsPerCheckpoint);
-            md.append(String.format("| %,d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f |%n",
-                    e.getKey(), median(ws, Window::seen), median(ws, Window::produced),
+            md.append(String.format("| %s | %,d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f |%n",
+                    e.getKey().layout(), e.getKey().partitions(), median(ws, Window::seen), median(ws, Window::produced),
                     median(ws, Window::p50), min(ws, Window::p50), max(ws, Window::p50),
                     median(ws, Window::p99), min(ws, Window::p99), max(ws, Window::p99),
                     median(ws, Window::p50) * 1000 / CHECKPOINT_MS, median(ws, Window::p99) * 1000 / CHECKPOINT_MS,
@@ -210,7 +218,7 @@ public final class LatencyBenchmark {
                     requests / Math.max(1, files)));
             for (int i = 0; i < ws.size(); i++) {
                 Window w = ws.get(i);
-                csv.append(String.format("%d,%d,%d,%d,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey(), i, w.seen(), w.produced(), w.p50(),
+                csv.append(String.format("%s,%d,%d,%d,%d,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey().layout(), e.getKey().partitions(), i, w.seen(), w.produced(), w.p50(),
                         w.p99(), w.checkpointP50(), w.checkpointMax(), w.filesPerCheckpoint(), w.requestsPerCheckpoint()));
             }
         }

@@ -30,14 +30,16 @@ import java.util.stream.Stream;
  * spread over the last hours so every partition has several time folders open at once. Two cases: 1,000
  * partitions (thousands of open files holding little data each) and 24 partitions with more data (72 open
  * files that could each buffer a 32 MB row group), each on a fresh stack and cluster, with the buffer budget
- * at its default and with no bound.
+ * at its default, doubled and with no bound, and with the per-topic layout ({@code bench.memory.variants}: default,
+ * 128mb, unbounded, per-topic).
  * Each variant runs the job bounded at the topic's end; the TaskManager's GC log gives peak heap (before a
  * collection), peak live heap (after one), pause time and full collections; the REST API gives the job's
  * duration and, when it fails, why. One warm-up run, then the median (min–max) of the measured rounds.
  * Writes {@code target/bench/memory.md} and {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests verify exec:exec@bench -Dbench.class=MemoryBenchmark
- * [-Dbench.args="-Dbench.memory.cases=1000:200000,24:1000000 -Dbench.memory.hours=3 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.memory.cases=1000:200000,24:1000000 -Dbench.memory.hours=3 -Dbench.memory.variants=default,per-topic
+ * -Dbench.rounds=3"]}
  * ({@code cases}: partitions:records, comma-separated)
  */
 public final class MemoryBenchmark {
@@ -46,6 +48,11 @@ public final class MemoryBenchmark {
     private static final Pattern PAUSE =
             Pattern.compile("Pause (\\S+).*? (\\d+)M->(\\d+)M\\((\\d+)M\\) ([\\d.]+)ms");
     private static final Duration RUN_DEADLINE = Duration.ofMinutes(15);
+    private static final Map<String, String> VARIANT_NAMES = Map.of(
+            "default", "buffer-memory 64 mb per subtask (default)",
+            "128mb", "buffer-memory 128 mb per subtask",
+            "unbounded", "no bound (buffer-memory 0)",
+            "per-topic", "sink.layout per-topic, buffer-memory 64 mb");
 
     private final EmbeddedKafka kafka;
     private final EmbeddedS3 s3;
@@ -136,10 +143,15 @@ public final class MemoryBenchmark {
     }
 
     private Map<String, List<Run>> run(int rounds) throws Exception {
+        Map<String, Map<String, String>> all = new LinkedHashMap<>();
+        all.put("default", Map.of());
+        all.put("128mb", Map.of("sink.parquet.buffer-memory", "128 mb"));
+        all.put("unbounded", Map.of("sink.parquet.buffer-memory", "0"));
+        all.put("per-topic", Map.of("sink.layout", "per-topic"));
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        variants.put("buffer-memory 64 mb per subtask (default)", Map.of());
-        variants.put("buffer-memory 128 mb per subtask", Map.of("sink.parquet.buffer-memory", "128 mb"));
-        variants.put("no bound (buffer-memory 0)", Map.of("sink.parquet.buffer-memory", "0"));
+        for (String v : System.getProperty("bench.memory.variants", String.join(",", all.keySet())).split(",")) {
+            variants.put(VARIANT_NAMES.get(v.trim()), all.get(v.trim()));
+        }
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {

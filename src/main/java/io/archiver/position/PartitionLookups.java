@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
-/** Runs the per-partition requests of the position records on a pool and waits for them all. */
+/** Runs the requests of the position records on a pool, waits for them all and hands out their results. */
 final class PartitionLookups {
 
     private PartitionLookups() {}
@@ -27,15 +27,8 @@ final class PartitionLookups {
         }
         await(new ArrayList<>(lookups.values()));
         Map<TopicPartition, Long> positions = new HashMap<>();
-        try {
-            for (Map.Entry<TopicPartition, Future<Optional<Long>>> e : lookups.entrySet()) {
-                e.getValue().get().ifPresent(offset -> positions.put(e.getKey(), offset));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while reading archive positions", e);
-        } catch (ExecutionException e) {
-            throw new IOException(e.getCause());
+        for (Map.Entry<TopicPartition, Future<Optional<Long>>> e : lookups.entrySet()) {
+            done(e.getValue()).ifPresent(offset -> positions.put(e.getKey(), offset));
         }
         return positions;
     }
@@ -43,6 +36,19 @@ final class PartitionLookups {
     /** A position lookup of one partition. */
     interface Lookup {
         Optional<Long> of(TopicPartition tp) throws IOException;
+    }
+
+    /** The result of a future {@link #await} has seen done. */
+    static <T> T done(Future<T> future) throws IOException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while accessing archive positions", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
+        }
     }
 
     static void await(List<? extends Future<?>> futures) throws IOException {

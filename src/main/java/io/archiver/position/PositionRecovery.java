@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -113,7 +112,7 @@ public final class PositionRecovery implements Serializable {
             PartitionLookups.await(new ArrayList<>(checks.values()));
             Map<String, Boolean> visible = new HashMap<>();
             for (Map.Entry<String, Future<Boolean>> c : checks.entrySet()) {
-                visible.put(c.getKey(), c.getValue().get());
+                visible.put(c.getKey(), PartitionLookups.done(c.getValue()));
             }
             Map<TopicPartition, Long> resume = new HashMap<>();
             for (TopicPartition tp : partitions) {
@@ -123,11 +122,6 @@ public final class PositionRecovery implements Serializable {
                 }
             }
             return resume;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while reading archive positions", e);
-        } catch (ExecutionException e) {
-            throw new IOException(e.getCause());
         } finally {
             pool.shutdownNow();
         }

@@ -18,7 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -135,19 +134,14 @@ public final class PositionStore implements Serializable {
             PartitionLookups.await(new ArrayList<>(perPartitionReads));
             for (int i = 0; i < subtaskObjects.size(); i++) {
                 ArchivePositions.Origin origin = new ArchivePositions.Origin(subtaskOf(subtaskObjects.get(i)));
-                for (PositionRecord r : subtaskReads.get(i).get()) {
+                for (PositionRecord r : PartitionLookups.done(subtaskReads.get(i))) {
                     positions.offer(r, origin);
                 }
             }
             for (Future<Optional<PositionRecord>> read : perPartitionReads) {
-                read.get().ifPresent(r -> positions.offer(r, ArchivePositions.Origin.PER_PARTITION));
+                PartitionLookups.done(read).ifPresent(r -> positions.offer(r, ArchivePositions.Origin.PER_PARTITION));
             }
             return positions;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while reading archive positions", e);
-        } catch (ExecutionException e) {
-            throw new IOException(e.getCause());
         } finally {
             pool.shutdownNow();
         }

@@ -49,12 +49,7 @@ class ResumeFromArchiveITCase {
     void checkpointWhoseCommitWasCutShortIsCompletedByTheStatelessStart(SinkLayout layout) throws Exception {
         try (FaultScenario s = FaultScenario.start("resume-cut", 24_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
-            s.awaitArchived(2_000);
-            cutCommitInTheMiddleOfACheckpoint(s, probe);
-            s.cancel();
-            faults.reset();
-            List<String> cutShort = probe.uncommittedFiles();
-            assertThat(cutShort).as("files of the cut commit").isNotEmpty();
+            cutACommitAndCancel(s, probe);
 
             s.restartWithoutState(Map.of());
             s.finish();
@@ -67,13 +62,7 @@ class ResumeFromArchiveITCase {
     void aCommitWhoseUploadsWereLostResumesAtTheirFirstOffsetsAndLaterStartsStayExact(SinkLayout layout) throws Exception {
         try (FaultScenario s = FaultScenario.start("resume-lost", 24_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
-            s.awaitArchived(2_000);
-            cutCommitInTheMiddleOfACheckpoint(s, probe);
-            s.cancel();
-            faults.reset();
-            List<String> lost = probe.uncommittedFiles();
-            assertThat(lost).as("files of the cut commit").isNotEmpty();
-            abortUploadsOf(lost);
+            abortUploadsOf(cutACommitAndCancel(s, probe));
 
             // the partitions of the lost files resume at their first offsets; what this job commits there is
             // their position from now on, below the one the cut commit recorded
@@ -145,6 +134,17 @@ class ResumeFromArchiveITCase {
             s.resume(old, 2);
             s.finish();
         }
+    }
+
+    /** Once 2,000 records are archived, cuts a commit in the middle of a checkpoint and cancels the job: the files not committed. */
+    private List<String> cutACommitAndCancel(FaultScenario s, PositionProbe probe) throws Exception {
+        s.awaitArchived(2_000);
+        cutCommitInTheMiddleOfACheckpoint(s, probe);
+        s.cancel();
+        faults.reset();
+        List<String> cutShort = probe.uncommittedFiles();
+        assertThat(cutShort).as("files of the cut commit").isNotEmpty();
+        return cutShort;
     }
 
     /**
