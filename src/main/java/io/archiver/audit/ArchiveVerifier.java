@@ -81,7 +81,7 @@ public final class ArchiveVerifier {
             }
         }
         finish(c, partitions, onPartition);
-        return new VerificationReport(partitions, listing.leftovers(), uploads.list(root));
+        return new VerificationReport(partitions, listing.committed(), listing.leftovers(), uploads.list(root));
     }
 
     private static void finish(Collector c, Map<String, PartitionReport> partitions, Consumer<PartitionReport> onPartition) {

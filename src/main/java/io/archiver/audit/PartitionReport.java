@@ -45,6 +45,7 @@ public final class PartitionReport {
         return files;
     }
 
+    /** Bytes of the files holding the partition's records (the whole file, of a file holding other partitions too). */
     public long bytes() {
         return bytes;
     }

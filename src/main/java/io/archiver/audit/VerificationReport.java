@@ -3,6 +3,7 @@ package io.archiver.audit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,11 +15,17 @@ import java.util.TreeMap;
 public final class VerificationReport {
 
     private final Map<String, PartitionReport> partitions;
+    private final Map<String, Long> fileSizes;
     private final List<ArchiveFile> uncommittedFiles;
     private final List<IncompleteUploads.Upload> incompleteUploads;
 
-    VerificationReport(Map<String, PartitionReport> partitions, List<ArchiveFile> uncommittedFiles, List<IncompleteUploads.Upload> incompleteUploads) {
+    /** {@code committed}: the files read (a shared file once per partition it holds). */
+    VerificationReport(Map<String, PartitionReport> partitions, List<ArchiveFile> committed, List<ArchiveFile> uncommittedFiles,
+            List<IncompleteUploads.Upload> incompleteUploads) {
         this.partitions = Collections.unmodifiableMap(partitions);
+        Map<String, Long> sizes = new HashMap<>();
+        committed.forEach(f -> sizes.put(f.path().toString(), f.size()));
+        this.fileSizes = sizes;
         this.uncommittedFiles = Collections.unmodifiableList(uncommittedFiles);
         this.incompleteUploads = Collections.unmodifiableList(incompleteUploads);
     }
@@ -50,12 +57,14 @@ public final class VerificationReport {
         return partitions.values().stream().mapToLong(PartitionReport::records).sum();
     }
 
+    /** Committed files (one that holds many partitions counts once). */
     public long files() {
-        return partitions.values().stream().mapToLong(p -> p.files().size()).sum();
+        return fileSizes.size();
     }
 
+    /** Bytes of the committed files. */
     public long bytes() {
-        return partitions.values().stream().mapToLong(PartitionReport::bytes).sum();
+        return fileSizes.values().stream().mapToLong(Long::longValue).sum();
     }
 
     public long duplicatedOffsets() {

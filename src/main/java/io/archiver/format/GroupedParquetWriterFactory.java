@@ -97,61 +97,85 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
 
         @Override
         public void finish() throws IOException {
-            ParquetFileWriter file = null;
+            RowGroups groups = new RowGroups(out);
             Map<Integer, long[]> ranges = new TreeMap<>();
-            MemoryParquetFile group = null;
-            ParquetWriter<ArchiveRecord> groupWriter = null;
             for (Map.Entry<Integer, Buffered> partition : partitions.entrySet()) {
                 List<ArchiveRecord> records = partition.getValue().records;
                 ranges.put(partition.getKey(), new long[] {
                         records.get(0).getOffset(), records.get(records.size() - 1).getOffset(), records.size()});
-                if (groupWriter != null && partition.getValue().heap >= ROW_GROUP_MINIMUM) {
-                    groupWriter.close();
-                    file = append(file, group);
-                    groupWriter = null;
+                if (partition.getValue().heap >= ROW_GROUP_MINIMUM) {
+                    groups.end();
                 }
-                if (groupWriter == null) {
-                    group = new MemoryParquetFile();
-                    groupWriter = builder.createWriter(group);
+                groups.write(records);
+                if (groups.encodedSize() >= ROW_GROUP_MINIMUM) {
+                    groups.end();
                 }
-                for (ArchiveRecord r : records) {
-                    groupWriter.write(r);
-                }
-                if (groupWriter.getDataSize() >= ROW_GROUP_MINIMUM) {
-                    groupWriter.close();
-                    file = append(file, group);
-                    groupWriter = null;
-                }
-            }
-            if (groupWriter != null) {
-                groupWriter.close();
-                file = append(file, group);
             }
             partitions.clear();
             current = null;
             buffered = 0;
-            if (file != null) {
-                Map<String, String> metadata = new HashMap<>(metadataOf(group));
-                metadata.put(SharedFilePartitions.KEY, SharedFilePartitions.encode(ranges));
-                file.end(metadata);
-            }
-        }
-
-        /** Copies the row groups of {@code group} into the part file, which it starts with the first group. */
-        private ParquetFileWriter append(ParquetFileWriter file, MemoryParquetFile group) throws IOException {
-            ParquetFileWriter target = file;
-            if (target == null) {
-                FileMetaData meta = footerOf(group);
-                target = new ParquetFileWriter(new PartFileOutput(out), meta.getSchema(), ParquetFileWriter.Mode.CREATE, 0, 0);
-                target.start();
-            }
-            target.appendFile(group);
-            return target;
+            groups.finish(Map.of(SharedFilePartitions.KEY, SharedFilePartitions.encode(ranges)));
         }
 
         @Override
         public long bufferedBytes() {
             return OPEN_FILE_HEAP + buffered;
+        }
+    }
+
+    /**
+     * The row groups of a part file: consecutive partitions are encoded by a Parquet writer of their own into
+     * memory, whose row groups {@link #end} copies into the part file (started with the first of them).
+     */
+    private final class RowGroups {
+        private final FSDataOutputStream out;
+        private ParquetFileWriter file;
+        private MemoryParquetFile group;
+        private ParquetWriter<ArchiveRecord> writer;
+        private Map<String, String> metadata = Map.of();
+
+        RowGroups(FSDataOutputStream out) {
+            this.out = out;
+        }
+
+        void write(List<ArchiveRecord> records) throws IOException {
+            if (writer == null) {
+                group = new MemoryParquetFile();
+                writer = builder.createWriter(group);
+            }
+            for (ArchiveRecord r : records) {
+                writer.write(r);
+            }
+        }
+
+        long encodedSize() {
+            return writer == null ? 0 : writer.getDataSize();
+        }
+
+        /** Ends the open group, if any: its row groups join the part file. */
+        void end() throws IOException {
+            if (writer == null) {
+                return;
+            }
+            writer.close();
+            writer = null;
+            if (file == null) {
+                FileMetaData meta = footerOf(group);
+                metadata = meta.getKeyValueMetaData();
+                file = new ParquetFileWriter(new PartFileOutput(out), meta.getSchema(), ParquetFileWriter.Mode.CREATE, 0, 0);
+                file.start();
+            }
+            file.appendFile(group);
+        }
+
+        /** Ends the last group and writes the footer: the writers' key-value metadata and {@code extra}. */
+        void finish(Map<String, String> extra) throws IOException {
+            end();
+            if (file != null) {
+                Map<String, String> all = new HashMap<>(metadata);
+                all.putAll(extra);
+                file.end(all);
+            }
         }
     }
 
@@ -167,8 +191,4 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
         }
     }
 
-    /** The key-value metadata the writer put in {@code file} (the envelope's, Parquet's writer model). */
-    private static Map<String, String> metadataOf(MemoryParquetFile file) throws IOException {
-        return footerOf(file).getKeyValueMetaData();
-    }
 }
