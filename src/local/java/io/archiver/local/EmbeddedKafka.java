@@ -2,6 +2,7 @@ package io.archiver.local;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -32,6 +33,8 @@ import java.util.concurrent.TimeUnit;
  * Kafka's own server code. Used by the {@code local} command and the integration tests.
  */
 public final class EmbeddedKafka implements AutoCloseable {
+
+    private static final int PARTITIONS_PER_REQUEST = 5_000;
 
     /** The secured broker's super user and plain user ({@link #start(Path, SecurityProtocol)}). */
     public static final String ADMIN_USER = "plain-admin";
@@ -197,9 +200,18 @@ public final class EmbeddedKafka implements AutoCloseable {
         return props;
     }
 
+    /**
+     * Creates {@code topic}; more than {@value #PARTITIONS_PER_REQUEST} partitions are added in steps, since KRaft
+     * refuses a request that writes more than 10,000 metadata records at once.
+     */
     public void createTopic(String topic, int partitions) throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            int created = Math.min(partitions, PARTITIONS_PER_REQUEST);
+            admin.createTopics(List.of(new NewTopic(topic, created, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            while (created < partitions) {
+                created = Math.min(partitions, created + PARTITIONS_PER_REQUEST);
+                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(created))).all().get(60, TimeUnit.SECONDS);
+            }
         }
     }
 
