@@ -51,17 +51,12 @@ final class PartitionLookups {
         }
     }
 
+    /** Waits for every future; the first that failed fails the wait, and the others are cancelled. */
     static void await(List<? extends Future<?>> futures) throws IOException {
         try {
             for (Future<?> f : futures) {
-                f.get();
+                done(f);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while accessing archive positions", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
         } finally {
             futures.forEach(f -> f.cancel(true));
         }

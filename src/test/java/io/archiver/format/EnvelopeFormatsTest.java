@@ -63,15 +63,7 @@ class EnvelopeFormatsTest {
     }
 
     private Path write(String name, BulkWriter.Factory<ArchiveRecord> factory, List<ArchiveRecord> records) throws Exception {
-        Path path = new Path(dir.resolve(name).toUri());
-        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
-            BulkWriter<ArchiveRecord> writer = factory.create(out);
-            for (ArchiveRecord r : records) {
-                writer.addElement(r);
-            }
-            writer.finish();
-        }
-        return path;
+        return LocalPartFiles.write(dir.resolve(name), factory, records);
     }
 
     @ParameterizedTest

@@ -5,9 +5,6 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
 import io.archiver.record.PayloadFormats;
 
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -105,16 +102,7 @@ class GroupedParquetWriterTest {
     }
 
     private Path write(List<ArchiveRecord> records) throws Exception {
-        Path path = new Path(dir.resolve("part-0.parquet").toUri());
-        BulkWriter.Factory<ArchiveRecord> factory = new GroupedParquetWriterFactory(
-                new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 3, 32 << 20, 1 << 20));
-        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
-            BulkWriter<ArchiveRecord> writer = factory.create(out);
-            for (ArchiveRecord r : records) {
-                writer.addElement(r);
-            }
-            writer.finish();
-        }
-        return path;
+        return LocalPartFiles.write(dir.resolve("part-0.parquet"), new GroupedParquetWriterFactory(
+                new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 3, 32 << 20, 1 << 20)), records);
     }
 }

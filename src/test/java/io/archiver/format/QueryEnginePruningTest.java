@@ -4,10 +4,6 @@ import io.archiver.config.ParquetCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,19 +70,15 @@ class QueryEnginePruningTest {
 
     /** A file of the per-topic layout: partitions arriving interleaved, 600-byte values (a row group each). */
     private void write(String topic, String relative) throws Exception {
-        Path path = new Path(root.resolve("topic=" + topic + "/" + relative).toUri());
-        BulkWriter.Factory<ArchiveRecord> factory = new GroupedParquetWriterFactory(
-                new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.ZSTD, 3, 32 << 20, 1 << 20));
-        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
-            BulkWriter<ArchiveRecord> writer = factory.create(out);
-            for (int i = 0; i < RECORDS_PER_PARTITION; i++) {
-                for (int p = 0; p < PARTITIONS; p++) {
-                    byte[] value = ("value-" + i + "-" + "x".repeat(600)).getBytes(StandardCharsets.UTF_8);
-                    writer.addElement(new ArchiveRecord(topic, p, i, 1_772_859_843_000L + i, "CreateTime",
-                            ("k" + i).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]));
-                }
+        List<ArchiveRecord> records = new ArrayList<>();
+        for (int i = 0; i < RECORDS_PER_PARTITION; i++) {
+            for (int p = 0; p < PARTITIONS; p++) {
+                byte[] value = ("value-" + i + "-" + "x".repeat(600)).getBytes(StandardCharsets.UTF_8);
+                records.add(new ArchiveRecord(topic, p, i, 1_772_859_843_000L + i, "CreateTime",
+                        ("k" + i).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]));
             }
-            writer.finish();
         }
+        LocalPartFiles.write(root.resolve("topic=" + topic + "/" + relative), new GroupedParquetWriterFactory(
+                new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.ZSTD, 3, 32 << 20, 1 << 20)), records);
     }
 }
