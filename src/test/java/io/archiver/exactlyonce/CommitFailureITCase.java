@@ -1,12 +1,14 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
@@ -27,10 +29,11 @@ class CommitFailureITCase {
         faults.reset();
     }
 
-    @Test
-    void refusedAndLostCommitAnswersAreRecommittedExactlyOnce() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void refusedAndLostCommitAnswersAreRecommittedExactlyOnce(SinkLayout layout) throws Exception {
         int before = faults.injectedFaults();
-        try (FaultScenario s = FaultScenario.start("commit-failure", 20_000, 3_000, Map.of("parallelism", "2"))) {
+        try (FaultScenario s = FaultScenario.start("commit-failure", 20_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(3_000);
             faults.loseNextCompleteAnswers(3);
             s.awaitArchived(9_000);

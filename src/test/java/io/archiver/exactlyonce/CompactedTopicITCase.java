@@ -1,10 +1,12 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
@@ -15,9 +17,10 @@ import java.util.Map;
 @ExtendWith(SharedStack.class)
 class CompactedTopicITCase {
 
-    @Test
-    void compactedTopicIsArchivedExactlyOnceThroughFailuresAndAStartWithoutState() throws Exception {
-        try (FaultScenario s = FaultScenario.startCompacted("compacted", 12_000, 2_000, Map.of("parallelism", "2"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void compactedTopicIsArchivedExactlyOnceThroughFailuresAndAStartWithoutState(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.startCompacted("compacted", 12_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(4_000);
             SharedStack.get().killAndReplaceTaskManagers();
             s.awaitArchived(8_000);

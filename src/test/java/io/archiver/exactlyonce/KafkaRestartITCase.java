@@ -1,10 +1,12 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
@@ -12,9 +14,10 @@ import java.util.Map;
 @ExtendWith(SharedStack.class)
 class KafkaRestartITCase {
 
-    @Test
-    void brokerRestartMidRunLosesAndDuplicatesNothing() throws Exception {
-        try (FaultScenario s = FaultScenario.start("kafka-restart", 20_000, 3_000, Map.of("parallelism", "2"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void brokerRestartMidRunLosesAndDuplicatesNothing(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("kafka-restart", 20_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(4_000);
             SharedStack.get().kafka().restartBroker();
             s.finish();

@@ -1,12 +1,14 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.Map;
@@ -27,10 +29,11 @@ class S3OutageITCase {
         faults.reset();
     }
 
-    @Test
-    void errorAnswersAndAServerRestartLoseAndDuplicateNothing() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void errorAnswersAndAServerRestartLoseAndDuplicateNothing(SinkLayout layout) throws Exception {
         int before = faults.injectedFaults();
-        try (FaultScenario s = FaultScenario.start("s3-outage", 20_000, 2_500, Map.of("parallelism", "2"))) {
+        try (FaultScenario s = FaultScenario.start("s3-outage", 20_000, 2_500, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(2_000);
             faults.outage(503, Duration.ofSeconds(3));
             awaitOutageOver();

@@ -1,10 +1,12 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
@@ -12,9 +14,10 @@ import java.util.Map;
 @ExtendWith(SharedStack.class)
 class SavepointChainITCase {
 
-    @Test
-    void stopWithSavepointAndRescaleKeepExactlyOnce() throws Exception {
-        try (FaultScenario s = FaultScenario.start("savepoint-chain", 20_000, 4_000, Map.of("parallelism", "1"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void stopWithSavepointAndRescaleKeepExactlyOnce(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("savepoint-chain", 20_000, 4_000, Map.of("parallelism", "1", "sink.layout", layout.configName()))) {
             s.awaitArchived(4_000);
             s.resume(s.stopWithSavepoint(), 2);
             s.awaitArchived(10_000);

@@ -1,11 +1,13 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
@@ -27,10 +29,11 @@ class UploadFailureITCase {
         faults.reset();
     }
 
-    @Test
-    void refusedUploadStartsAndPartsFailTheAttemptAndLoseNothing() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void refusedUploadStartsAndPartsFailTheAttemptAndLoseNothing(SinkLayout layout) throws Exception {
         int before = faults.injectedFaults();
-        try (FaultScenario s = FaultScenario.start("upload-failure", 20_000, 3_000, Map.of("parallelism", "2"))) {
+        try (FaultScenario s = FaultScenario.start("upload-failure", 20_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(3_000);
             faults.refuseNextArchivePartUploads(3);
             s.awaitArchived(9_000);
