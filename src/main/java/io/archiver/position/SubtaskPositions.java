@@ -16,10 +16,10 @@ import java.util.Set;
 
 /**
  * The position records one committer subtask writes: its {@link PositionStore} object holds a record of every
- * partition it has committed, replaced whole at each commit, before the commit's files become visible. The
- * records of the partitions in the commit list its files (a start without state completes them if the commit is
- * cut short); the others no longer list any once this subtask has completed their commit (settled), so what a
- * start without state checks is the files of each subtask's last commit.
+ * partition it has committed, replaced whole at each commit before the commit's files become visible, and once
+ * more when they all are ({@link #committed}). Until then the records of the partitions in the commit list its
+ * files (a start without state completes them if the commit is cut short); afterwards they list none (settled),
+ * so a start without state checks files only of a commit cut short.
  *
  * <p>Positions only advance: a commit ending below a partition's position re-commits files of a restored older
  * savepoint (already visible), and lowering the position would make the next start without state archive again
