@@ -1,6 +1,7 @@
 package io.archiver.exactlyonce;
 
 import io.archiver.audit.VerificationReport;
+import io.archiver.config.SinkLayout;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
@@ -10,8 +11,9 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +28,8 @@ import java.util.TreeMap;
 
 /**
  * A randomized, seeded schedule of every fault kind while records keep arriving, then a record-by-record
- * verdict and a summary (printed and written to target/soak-summary.md). CI runs a short version; the long
- * run is
+ * verdict and a summary (printed and written to target/soak-summary-&lt;layout&gt;.md), once per layout. CI runs a
+ * short version; the long run is
  * {@code mvn -B verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakITCase -Dsoak.records=1000000 -Dsoak.faults=25}.
  */
 @ExtendWith(SharedStack.class)
@@ -42,8 +44,9 @@ class SoakITCase {
         s3Faults.reset();
     }
 
-    @Test
-    void randomizedFaultScheduleArchivesEveryRecordExactlyOnce() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void randomizedFaultScheduleArchivesEveryRecordExactlyOnce(SinkLayout layout) throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
         int records = Integer.getInteger("soak.records", 30_000);
         int faults = Integer.getInteger("soak.faults", 5);
@@ -55,7 +58,8 @@ class SoakITCase {
         List<String> schedule = new ArrayList<>();
         int parallelism = 2;
         try (FaultScenario s = FaultScenario.start("soak", records, rate,
-                Map.of("parallelism", "2", "checkpoint.interval", "2 s", "fencing.lease-timeout", "5 s", "sink.time-partitioning", "hour"))) {
+                Map.of("parallelism", "2", "checkpoint.interval", "2 s", "fencing.lease-timeout", "5 s", "sink.time-partitioning", "hour",
+                        "sink.layout", layout.configName()))) {
             long previous = 1;
             for (int i = 0; i < faults; i++) {
                 long target = (long) records * (i + 1) / (faults + 1) - random.nextInt(Math.max(1, records / (faults * 4)));
@@ -107,6 +111,7 @@ class SoakITCase {
                     "| figure | value |",
                     "|---|---|",
                     "| seed | " + seed + " |",
+                    "| layout | " + layout.configName() + " |",
                     "| jobs started (runs) | " + s.jobsStarted() + " |",
                     "| faults injected | " + faults + " " + injected + " |",
                     "| records produced (in Kafka, read_committed) | " + inKafka.size() + " |",
@@ -122,7 +127,7 @@ class SoakITCase {
                     "Schedule: " + schedule,
                     "");
             System.out.println(summary);
-            Files.writeString(Path.of("target", "soak-summary.md"), summary);
+            Files.writeString(Path.of("target", "soak-summary-" + layout.configName() + ".md"), summary);
             ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), formats, inKafka);
         }
     }

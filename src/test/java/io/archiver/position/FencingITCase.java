@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
@@ -10,6 +11,8 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,9 +42,10 @@ class FencingITCase {
         }
     }
 
-    @Test
-    void jobWhoseLeaseWasTakenOverIsFencedAndTheNewHolderArchivesTheRestOnce() throws Exception {
-        Map<String, String> settings = Map.of("parallelism", "2", "restart.attempts", "2");
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void jobWhoseLeaseWasTakenOverIsFencedAndTheNewHolderArchivesTheRestOnce(SinkLayout layout) throws Exception {
+        Map<String, String> settings = Map.of("parallelism", "2", "restart.attempts", "2", "sink.layout", layout.configName());
         try (FaultScenario s = FaultScenario.start("fence-takeover", 12_000, 3_000, settings)) {
             s.awaitArchived(2_000);
             // the intruder renews its lease as a job that took over does: a renewal of the fenced job racing with

@@ -1,6 +1,7 @@
 package io.archiver.position;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -13,8 +14,9 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,11 +41,12 @@ class ResumeDiscoveredPartitionsITCase {
     private final SharedStack stack = SharedStack.get();
     private final String bootstrap = stack.kafka().bootstrapServers();
 
-    @Test
-    void partitionsAddedWhileRunningAreArchivedOnceAndResumedWithoutState() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void partitionsAddedWhileRunningAreArchivedOnceAndResumedWithoutState(SinkLayout layout) throws Exception {
         String topic = SharedStack.uniqueName("resume-grow");
         stack.kafka().createTopic(topic, 2);
-        ArchiverConfig config = config(topic, topic, Map.of("parallelism", "2"));
+        ArchiverConfig config = config(topic, topic, layout, Map.of("parallelism", "2"));
         PayloadFormats formats = PayloadFormats.of(config);
 
         List<ArchiveRecord> produced = new ArrayList<>(TestRecords.produce(bootstrap, topic, 2, 0, 2_000));
@@ -63,8 +66,9 @@ class ResumeDiscoveredPartitionsITCase {
         assertExactlyOnce(config.sinkPath(), formats, produced);
     }
 
-    @Test
-    void topicAddedToARestoredJobSkipsWhatTheArchiveAlreadyHolds() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void topicAddedToARestoredJobSkipsWhatTheArchiveAlreadyHolds(SinkLayout layout) throws Exception {
         String archive = SharedStack.uniqueName("resume-topics");
         String first = archive + "-a";
         String added = archive + "-b";
@@ -72,14 +76,14 @@ class ResumeDiscoveredPartitionsITCase {
         stack.kafka().createTopic(added, 2);
 
         // An earlier job archived the second topic into the same archive, then went away.
-        ArchiverConfig earlier = config(added, archive, Map.of());
+        ArchiverConfig earlier = config(added, archive, layout, Map.of());
         List<ArchiveRecord> produced = new ArrayList<>(TestRecords.produce(bootstrap, added, 2, 0, 3_000));
         JobClient job = launch(earlier);
         awaitArchived(earlier, produced.size());
         cancel(earlier, job);
 
         // The job of the first topic runs and is stopped with a savepoint.
-        ArchiverConfig config = config(first, archive, Map.of());
+        ArchiverConfig config = config(first, archive, layout, Map.of());
         produced.addAll(TestRecords.produce(bootstrap, first, 2, 0, 3_000));
         job = launch(config);
         awaitArchived(config, produced.size());
@@ -98,8 +102,9 @@ class ResumeDiscoveredPartitionsITCase {
         assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), produced);
     }
 
-    private ArchiverConfig config(String topics, String archive, Map<String, String> changes) {
+    private ArchiverConfig config(String topics, String archive, SinkLayout layout, Map<String, String> changes) {
         Map<String, String> settings = stack.jobSettings(topics, archive);
+        settings.put("sink.layout", layout.configName());
         settings.put("checkpoint.dir", "s3://" + SharedStack.BUCKET + "/checkpoints/" + SharedStack.uniqueName(archive));
         settings.put("kafka.partition-discovery.interval", "1 s");
         settings.putAll(changes);

@@ -1,6 +1,7 @@
 package io.archiver.source;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -14,8 +15,9 @@ import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,8 +41,9 @@ class TransactionalTopicITCase {
     private final SharedStack stack = SharedStack.get();
     private final String bootstrap = stack.kafka().bootstrapServers();
 
-    @Test
-    void defaultJobArchivesOnlyTheCommittedRecordsOfATransactionalTopic() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void defaultJobArchivesOnlyTheCommittedRecordsOfATransactionalTopic(SinkLayout layout) throws Exception {
         String topic = SharedStack.uniqueName("transactional");
         stack.kafka().createTopic(topic, 4);
         TestRecords.produce(bootstrap, topic, 4, 0, 1_000);
@@ -48,7 +51,7 @@ class TransactionalTopicITCase {
         TestRecords.produce(bootstrap, topic, 4, 4_000, 1_000);
         List<ArchiveRecord> truth = KafkaTopicReader.readAll(bootstrap, topic);
         assertThat(truth).as("committed records").hasSize(2_000 + 2_000);
-        ArchiverConfig config = ArchiverConfig.of(stack.jobSettings(topic, topic));
+        ArchiverConfig config = config(topic, layout);
 
         JobClient job = JobLauncher.environment(config).executeAsync("transactional");
         try {
@@ -63,11 +66,12 @@ class TransactionalTopicITCase {
         assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);
     }
 
-    @Test
-    void openTransactionHoldsBackOnlyItsPartitionAndIsArchivedOnceCommitted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void openTransactionHoldsBackOnlyItsPartitionAndIsArchivedOnceCommitted(SinkLayout layout) throws Exception {
         String topic = SharedStack.uniqueName("open-transaction");
         stack.kafka().createTopic(topic, 2);
-        ArchiverConfig config = ArchiverConfig.of(stack.jobSettings(topic, topic));
+        ArchiverConfig config = config(topic, layout);
         PayloadFormats formats = PayloadFormats.of(config);
         JobClient job = JobLauncher.environment(config).executeAsync("open-transaction");
         try (KafkaProducer<byte[], byte[]> tx = TestRecords.transactionalProducer(bootstrap, "open-" + topic)) {
@@ -105,8 +109,9 @@ class TransactionalTopicITCase {
         }
     }
 
-    @Test
-    void batchRunStopsAtTheLastStableOffsetWhileATransactionIsOpen() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void batchRunStopsAtTheLastStableOffsetWhileATransactionIsOpen(SinkLayout layout) throws Exception {
         String topic = SharedStack.uniqueName("backfill-open-transaction");
         stack.kafka().createTopic(topic, 2);
         TestRecords.produceTransactions(bootstrap, topic, 2, 0, 1_000, 100, 4);
@@ -116,15 +121,17 @@ class TransactionalTopicITCase {
             tx.flush();
             TestRecords.produce(bootstrap, topic, 2, 2_000, 200);
             List<ArchiveRecord> belowLastStable = KafkaTopicReader.readAll(bootstrap, topic);
-            Map<String, String> settings = stack.jobSettings(topic, topic);
-            settings.put("mode", "batch");
-            ArchiverConfig config = ArchiverConfig.of(settings);
+            ArchiverConfig config = config(topic, layout).with(Map.of("mode", "batch"));
 
             JobLauncher.environment(config).executeAsync("backfill").getJobExecutionResult().get(2, TimeUnit.MINUTES);
 
             assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), belowLastStable);
             tx.abortTransaction();
         }
+    }
+
+    private ArchiverConfig config(String topic, SinkLayout layout) {
+        return ArchiverConfig.of(stack.jobSettings(topic, topic)).with(Map.of("sink.layout", layout.configName()));
     }
 
     private static void sendToPartition(KafkaProducer<byte[], byte[]> producer, String topic, int partition, int first, int count) {
