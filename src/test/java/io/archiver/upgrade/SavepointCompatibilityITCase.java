@@ -69,10 +69,11 @@ class SavepointCompatibilityITCase {
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void fixtureRestoresAndContinuesExactlyAfterItsPosition(Path savepoint) throws Exception {
-        String version = savepoint.getParent().getFileName().toString();
-        ArchiverConfig config = SavepointFixtures.config("s3://" + SharedStack.BUCKET + "/fixture-restore-" + version)
-                .with(Map.of("flink.execution.state-recovery.path", savepoint.toAbsolutePath().toUri().toString()));
-        JobClient job = JobLauncher.environment(config).executeAsync("restore " + version);
+        String name = savepoint.getParent().getFileName() + "-" + savepoint.getFileName();
+        Map<String, String> settings = new java.util.HashMap<>(SavepointFixtures.settingsOf(savepoint));
+        settings.put("flink.execution.state-recovery.path", savepoint.toAbsolutePath().toUri().toString());
+        ArchiverConfig config = SavepointFixtures.config("s3://" + SharedStack.BUCKET + "/fixture-restore-" + name).with(settings);
+        JobClient job = JobLauncher.environment(config).executeAsync("restore " + name);
         List<ArchiveRecord> expected = produced.stream()
                 .filter(r -> r.getOffset() >= SavepointFixtures.RECORDS_BEFORE)
                 .collect(Collectors.toList());
