@@ -39,23 +39,25 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Latency from produce to visible in S3, and what a checkpoint costs, at a 5 s checkpoint interval, for topics
- * of 8, 100 and 1,000 partitions (each partition is one open file per checkpoint): a producer writes a steady
+ * Latency from produce to visible in S3, and what a checkpoint costs, at the checkpoint intervals of
+ * {@code bench.latency.intervals} (seconds, default 5), for topics of 8, 100 and 1,000 partitions (in the
+ * per-partition layout each partition is one open file per checkpoint): a producer writes a steady
  * rate for the measured window while the archiver runs; a poller lists the archive every 200 ms (in the S3
  * server's folder, so its listings cost no S3 request) and reads each new file, so a record's latency is the
  * moment its file was first seen minus its produce time (resolution 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
- * latency against the checkpoint interval, requests per committed file. Each partition count is measured in
- * {@code bench.rounds} windows (median, min–max), for each layout of {@code bench.latency.layouts} (per-partition,
- * per-topic) one after the other. Writes {@code target/bench/latency.md} and {@code .csv}.
+ * latency against the checkpoint interval, requests per committed file; files per day are the files per
+ * checkpoint times the checkpoints of a day. Each partition count is measured in
+ * {@code bench.rounds} windows (median, min–max), for each interval and each layout of
+ * {@code bench.latency.layouts} (per-partition, per-topic) one after the other. Writes
+ * {@code target/bench/latency.md} and {@code .csv}.
  * {@code bench.s3.latency-ms} answers every S3 request that much later ({@link RequestCountingBlobStore}).
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=LatencyBenchmark
- * [-Dbench.args="-Dbench.latency.partitions=8,100,1000 -Dbench.latency.layouts=per-partition -Dbench.latency.seconds=60
+ * [-Dbench.args="-Dbench.latency.partitions=8,100,1000 -Dbench.latency.layouts=per-partition -Dbench.latency.intervals=5,30 -Dbench.latency.seconds=60
  * -Dbench.latency.rate=2000 -Dbench.latency.format=parquet -Dbench.s3.latency-ms=0"]}
  */
 public final class LatencyBenchmark {
 
-    private static final long CHECKPOINT_MS = 5_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) throws Exception {
@@ -67,6 +69,7 @@ public final class LatencyBenchmark {
     static void run() throws Exception {
         String[] partitionCounts = System.getProperty("bench.latency.partitions", "8,100,1000").split(",");
         String[] layouts = System.getProperty("bench.latency.layouts", "per-partition").split(",");
+        String[] intervals = System.getProperty("bench.latency.intervals", "5").split(",");
         int seconds = Integer.getInteger("bench.latency.seconds", 60);
         int rate = Integer.getInteger("bench.latency.rate", 2_000);
         String format = System.getProperty("bench.latency.format", "parquet");
@@ -81,10 +84,12 @@ public final class LatencyBenchmark {
             s3.flinkSettings().forEach(fs::setString);
             JobLauncher.initializeFileSystems(fs);
             for (String p : partitionCounts) {
-                for (String layout : layouts) {
-                    Case c = new Case(layout.trim(), Integer.parseInt(p.trim()));
-                    for (int round = 0; round < rounds; round++) {
-                        windows.computeIfAbsent(c, k -> new ArrayList<>()).add(run(kafka, s3, counter[0], c, round, seconds, rate, format));
+                for (String interval : intervals) {
+                    for (String layout : layouts) {
+                        Case c = new Case(layout.trim(), Integer.parseInt(p.trim()), Long.parseLong(interval.trim()) * 1_000);
+                        for (int round = 0; round < rounds; round++) {
+                            windows.computeIfAbsent(c, k -> new ArrayList<>()).add(run(kafka, s3, counter[0], c, round, seconds, rate, format));
+                        }
                     }
                 }
             }
@@ -92,8 +97,8 @@ public final class LatencyBenchmark {
         write(windows, seconds, rate, format, rounds);
     }
 
-    /** A layout and a partition count. */
-    record Case(String layout, int partitions) {}
+    /** A layout, a partition count and a checkpoint interval. */
+    record Case(String layout, int partitions, long intervalMs) {}
 
     /** One measured window: latency percentiles (s), checkpoint durations (ms), files and requests per checkpoint. */
     record Window(long seen, long produced, double p50, double p99, long checkpointP50, long checkpointMax,
@@ -102,7 +107,8 @@ public final class LatencyBenchmark {
     private static Window run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, Case c, int round,
             int seconds, int rate, String format) throws Exception {
         int partitions = c.partitions();
-        String topic = "latency-" + c.layout() + "-" + partitions + "-" + round;
+        long interval = c.intervalMs();
+        String topic = "latency-" + c.layout() + "-" + partitions + "-" + interval / 1_000 + "s-" + round;
         kafka.createTopic(topic, partitions);
         int restPort = freePort();
         Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), topic, topic, s3.flinkSettings());
@@ -110,12 +116,12 @@ public final class LatencyBenchmark {
         settings.put("sink.format", format);
         settings.put("sink.time-partitioning", "hour");
         settings.put("sink.layout", c.layout());
-        settings.put("checkpoint.interval", CHECKPOINT_MS + " ms");
+        settings.put("checkpoint.interval", interval + " ms");
         settings.put("preflight.timeout", "0 s");
         settings.put("flink.rest.bind-port", Integer.toString(restPort));
         ArchiverConfig config = ArchiverConfig.of(BenchSettings.withCommandLine(settings));
         JobClient job = JobLauncher.environment(config).executeAsync(topic);
-        Thread.sleep(2 * CHECKPOINT_MS); // let the source start at the log end and the first checkpoints pass
+        Thread.sleep(Math.min(2 * interval, 10_000)); // let the source start at the log end (and the first checkpoints pass)
 
         // The poller reads the S3 server's own folder: its listings must neither count as the archiver's
         // requests nor queue behind them.
@@ -124,7 +130,7 @@ public final class LatencyBenchmark {
         long requestsBefore = counter.total();
         long windowStart = System.currentTimeMillis();
         long produced = produce(kafka.bootstrapServers(), topic, partitions, seconds, rate);
-        long deadline = System.currentTimeMillis() + 4 * CHECKPOINT_MS;
+        long deadline = System.currentTimeMillis() + 4 * interval;
         while (poller.seen() < produced && System.currentTimeMillis() < deadline) {
             Thread.sleep(200);
         }
@@ -138,11 +144,12 @@ public final class LatencyBenchmark {
         Collections.sort(latencies);
         long completed = checkpoints.path("counts").path("completed").asLong();
         JsonNode duration = checkpoints.path("summary").path("end_to_end_duration");
-        double perCheckpoint = requests * CHECKPOINT_MS / window;
-        double filesPerCheckpoint = poller.newFiles() * CHECKPOINT_MS / window;
+        double perCheckpoint = requests * interval / window;
+        double filesPerCheckpoint = poller.newFiles() * interval / window;
         Window w = new Window(latencies.size(), produced, pct(latencies, 50) / 1000.0, pct(latencies, 99) / 1000.0,
                 duration.path("p50").asLong(), duration.path("max").asLong(), filesPerCheckpoint, perCheckpoint);
-        System.out.println(c.layout() + ", " + partitions + " partitions, round " + round + ": " + w + " (" + completed + " checkpoints completed)");
+        System.out.println(c.layout() + ", " + partitions + " partitions, " + interval / 1_000 + " s, round " + round + ": " + w
+                + " (" + completed + " checkpoints completed)");
         return w;
     }
 
@@ -196,29 +203,31 @@ public final class LatencyBenchmark {
         StringBuilder md = new StringBuilder();
         md.append("# Latency and checkpoint cost, ").append(LocalDate.now()).append("\n\n").append(rate)
                 .append(" records/s of 1 KiB for ").append(seconds).append(" s, ").append(format)
-                .append(", hour folders, parallelism 2, checkpoints every 5 s, S3Proxy filesystem backend")
+                .append(", hour folders, parallelism 2, S3Proxy filesystem backend")
                 .append(RequestCountingBlobStore.latencyMillis() > 0
                         ? " answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late (simulated round trip), " : ", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
                 .append(" windows (min–max), each on a fresh topic.").append(BenchSettings.described()).append("\n\n")
-                .append("| layout | partitions | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | S3 requests / checkpoint | requests / file |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append("| layout | partitions | interval s | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | files / day | S3 requests / checkpoint | requests / file |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         StringBuilder csv = new StringBuilder(
-                "layout,partitions,window,records_seen,records_produced,p50_s,p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
+                "layout,partitions,interval_s,window,records_seen,records_produced,p50_s,p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
         for (Map.Entry<Case, List<Window>> e : windows.entrySet()) {
             List<Window> ws = e.getValue();
             double files = median(ws, Window::filesPerCheckpoint);
             double requests = median(ws, Window::requestsPerCheckpoint);
-            md.append(String.format("| %s | %,d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f |%n",
-                    e.getKey().layout(), e.getKey().partitions(), median(ws, Window::seen), median(ws, Window::produced),
+            long interval = e.getKey().intervalMs();
+            md.append(String.format("| %s | %,d | %d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %,.0f | %.0f | %.1f |%n",
+                    e.getKey().layout(), e.getKey().partitions(), interval / 1_000, median(ws, Window::seen), median(ws, Window::produced),
                     median(ws, Window::p50), min(ws, Window::p50), max(ws, Window::p50),
                     median(ws, Window::p99), min(ws, Window::p99), max(ws, Window::p99),
-                    median(ws, Window::p50) * 1000 / CHECKPOINT_MS, median(ws, Window::p99) * 1000 / CHECKPOINT_MS,
-                    median(ws, Window::checkpointP50), median(ws, Window::checkpointMax), files, requests,
+                    median(ws, Window::p50) * 1000 / interval, median(ws, Window::p99) * 1000 / interval,
+                    median(ws, Window::checkpointP50), median(ws, Window::checkpointMax), files, files * 86_400_000 / interval, requests,
                     requests / Math.max(1, files)));
             for (int i = 0; i < ws.size(); i++) {
                 Window w = ws.get(i);
-                csv.append(String.format("%s,%d,%d,%d,%d,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey().layout(), e.getKey().partitions(), i, w.seen(), w.produced(), w.p50(),
+                csv.append(String.format("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey().layout(), e.getKey().partitions(), interval / 1_000, i,
+                        w.seen(), w.produced(), w.p50(),
                         w.p99(), w.checkpointP50(), w.checkpointMax(), w.filesPerCheckpoint(), w.requestsPerCheckpoint()));
             }
         }

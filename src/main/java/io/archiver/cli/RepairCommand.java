@@ -5,8 +5,6 @@ import io.archiver.audit.ArchiveScanner;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.config.ArchiverOptions;
-import io.archiver.config.SinkLayout;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.repair.ArchiveRepairer;
@@ -73,11 +71,6 @@ final class RepairCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try {
             ArchiverConfig cfg = config.load(Map.of());
-            if (cfg.get(ArchiverOptions.SINK_LAYOUT) == SinkLayout.PER_TOPIC) {
-                err.println("repair does not handle sink.layout: per-topic yet (its files hold many partitions). Run audit to see the"
-                        + " findings; restore and audit read such archives.");
-                return 2;
-            }
             try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
                 ArchiveLease lease = new ArchiveLease(cfg.sinkPath(), "repair-" + UUID.randomUUID(), "repair", cfg.leaseTimeout());
                 Optional<String> renewing = lease.liveHolder();

@@ -1,7 +1,9 @@
 package io.archiver.repair;
 
 import io.archiver.audit.ArchiveFile;
+import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.position.ArchiveLease;
@@ -32,12 +34,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 
+import static io.archiver.config.ArchiverOptions.SINK_FORMAT;
 import static io.archiver.config.ArchiverOptions.SINK_LAYOUT;
 import static io.archiver.config.ArchiverOptions.SINK_PART_PREFIX;
 import static io.archiver.config.ArchiverOptions.SINK_TIME_PARTITIONING;
@@ -50,7 +54,9 @@ import static io.archiver.config.ArchiverOptions.SINK_TIME_PARTITIONING;
  *   <li>Missing records are read from Kafka as a committed reader reads them and written in new files, in the
  *       configured format, into the record-time folders the job would have put them in.
  *   <li>A file to rewrite is written anew without the records to drop, then the old file is deleted: a reader
- *       in between may see a record twice, never not at all. A file left with nothing is deleted.
+ *       in between may see a record twice, never not at all. A file left with nothing is deleted. A file of the
+ *       per-topic layout is rewritten once for all its partitions, as a file of that layout again (rows
+ *       grouped by partition, each partition's offsets in the footer), whatever layout is configured now.
  *   <li>New files are written under a hidden name and renamed when complete, so readers never see a partial file.
  * </ul>
  */
@@ -62,6 +68,8 @@ public final class ArchiveRepairer {
     private final ArchiveFileReader reader;
     private final BulkWriter.Factory<ArchiveRecord> writers;
     private final String suffix;
+    /** Writes the replacements of per-topic files (Parquet, rows grouped by partition). */
+    private final BulkWriter.Factory<ArchiveRecord> sharedWriters;
     private final PrintWriter log;
     private long written;
     private long dropped;
@@ -72,6 +80,8 @@ public final class ArchiveRepairer {
         this.reader = new ArchiveFileReader(PayloadFormats.of(config));
         this.writers = ArchiveWriters.of(config);
         this.suffix = ArchiveWriters.suffix(config);
+        this.sharedWriters = ArchiveWriters.of(config.with(Map.of(
+                SINK_LAYOUT.key(), SinkLayout.PER_TOPIC.configName(), SINK_FORMAT.key(), ArchiveFormat.PARQUET.configName())));
         this.log = log;
     }
 
@@ -90,22 +100,29 @@ public final class ArchiveRepairer {
             renew(lease);
             archiveFromKafka(partition(e.getKey(), committed), e.getValue());
         }
-        Map<String, Map<Long, Integer>> drops = new HashMap<>(plan.duplicateDrops());
-        for (ArchiveFile file : committed) {
-            String tp = file.topic() + "-" + file.partition();
-            List<long[]> runs = plan.notInKafka().get(tp);
-            Map<Long, Integer> copies = drops.remove(file.path().toString());
-            if (copies == null && (runs == null || !mayHold(file, runs))) {
+        Map<String, List<ArchiveFile>> byPath = new LinkedHashMap<>();
+        committed.forEach(f -> byPath.computeIfAbsent(f.path().toString(), k -> new ArrayList<>()).add(f));
+        for (List<ArchiveFile> shares : byPath.values()) {
+            ArchiveFile file = shares.get(0);
+            Map<Integer, Map<Long, Integer>> copies = plan.duplicateDrops().getOrDefault(file.path().toString(), Map.of());
+            Map<Integer, List<long[]>> runs = new HashMap<>();
+            for (ArchiveFile share : shares) {
+                List<long[]> ofPartition = plan.notInKafka().get(share.topic() + "-" + share.partition());
+                if (ofPartition != null && mayHold(share, ofPartition)) {
+                    runs.put(share.partition(), ofPartition);
+                }
+            }
+            if (copies.isEmpty() && runs.isEmpty()) {
                 continue;
             }
             String key = RepairPlan.key(file.path().toString());
             if (listed.contains(key) && !exclusive) {
-                log.printf("Left alone: %s holds records to drop but the partition's latest commit lists it and a job is"
-                        + " running; repair again after the partition's next commit%n", file);
+                log.printf("Left alone: %s holds records to drop but the latest commit of its partition lists it and a job is"
+                        + " running; repair again after the partition's next commit%n", file.path());
                 continue;
             }
             renew(lease);
-            if (rewrite(file, copies == null ? Map.of() : copies, runs == null ? List.of() : runs) && listed.contains(key)) {
+            if (rewrite(file, copies, runs) && listed.contains(key)) {
                 rewritten.add(key);
             }
         }
@@ -152,7 +169,10 @@ public final class ArchiveRepairer {
         throw new IllegalStateException("No archived file of " + id);
     }
 
-    /** Reads the runs' committed records from Kafka and writes them into their record-time folders. */
+    /**
+     * Reads the runs' committed records from Kafka and writes them into their record-time folders (in the
+     * per-topic layout, a new file per time folder holding this partition's records).
+     */
     private void archiveFromKafka(TopicPartition tp, List<long[]> runs) throws IOException {
         Properties props = config.kafkaClientProperties();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -178,7 +198,7 @@ public final class ArchiveRepairer {
                             public void collect(ArchiveRecord record) {
                                 String folder = config.sinkPath() + "/"
                                         + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, config.get(SINK_LAYOUT));
-                                write(byFolder.computeIfAbsent(folder, NewFile::new), record);
+                                write(byFolder.computeIfAbsent(folder, f -> new NewFile(f, writers, suffix)), record);
                             }
 
                             @Override
@@ -202,9 +222,9 @@ public final class ArchiveRepairer {
         }
     }
 
-    /** Whether the file may hold an offset of the runs (by its footer statistics, when it has them). */
+    /** Whether the file may hold an offset of the runs of its partition (by its footer statistics, when it has them). */
     private boolean mayHold(ArchiveFile file, List<long[]> runs) throws IOException {
-        long[] stats = reader.offsetStatistics(file.path());
+        long[] stats = file.offsetStatistics(reader);
         if (stats == null) {
             return true;
         }
@@ -217,19 +237,23 @@ public final class ArchiveRepairer {
     }
 
     /**
-     * Writes {@code file} anew without the dropped copies and the records in {@code runs}, then deletes it.
-     * Returns false when the file holds none of them (left as it is).
+     * Writes {@code file} anew without the dropped copies ({@code copies}, per partition) and the records in the
+     * runs of their partition ({@code runs}), then deletes it. Returns false when the file holds none of them
+     * (left as it is).
      */
-    private boolean rewrite(ArchiveFile file, Map<Long, Integer> copies, List<long[]> runs) throws IOException {
+    private boolean rewrite(ArchiveFile file, Map<Integer, Map<Long, Integer>> copies, Map<Integer, List<long[]>> runs)
+            throws IOException {
         List<ArchiveRecord> kept = new ArrayList<>();
-        Map<Long, Integer> toDrop = new HashMap<>(copies);
+        Map<Integer, Map<Long, Integer>> toDrop = new HashMap<>();
+        copies.forEach((partition, offsets) -> toDrop.put(partition, new HashMap<>(offsets)));
         long[] droppedHere = {0};
         reader.read(file.path(), r -> {
-            Integer n = toDrop.get(r.getOffset());
+            Map<Long, Integer> ofPartition = toDrop.getOrDefault(r.getPartition(), Map.of());
+            Integer n = ofPartition.get(r.getOffset());
             if (n != null && n > 0) {
-                toDrop.put(r.getOffset(), n - 1);
+                ofPartition.put(r.getOffset(), n - 1);
                 droppedHere[0]++;
-            } else if (inRuns(r.getOffset(), runs)) {
+            } else if (inRuns(r.getOffset(), runs.getOrDefault(r.getPartition(), List.of()))) {
                 droppedHere[0]++;
             } else {
                 kept.add(r);
@@ -240,14 +264,16 @@ public final class ArchiveRepairer {
         }
         FileSystem fs = file.path().getFileSystem();
         if (!kept.isEmpty()) {
-            NewFile replacement = new NewFile(file.path().getParent().toString());
+            NewFile replacement = file.shared()
+                    ? new NewFile(file.path().getParent().toString(), sharedWriters, ArchiveLayout.suffix(ArchiveFormat.PARQUET, null))
+                    : new NewFile(file.path().getParent().toString(), writers, suffix);
             for (ArchiveRecord r : kept) {
                 replacement.add(r);
             }
             replacement.close();
-            log.printf("Rewrote %s as %s without %d records%n", file, replacement.target, droppedHere[0]);
+            log.printf("Rewrote %s as %s without %d records%n", file.path(), replacement.target, droppedHere[0]);
         } else {
-            log.printf("Deleted %s: all its %d records were to drop%n", file, droppedHere[0]);
+            log.printf("Deleted %s: all its %d records were to drop%n", file.path(), droppedHere[0]);
         }
         fs.delete(file.path(), false);
         dropped += droppedHere[0];
@@ -275,11 +301,13 @@ public final class ArchiveRepairer {
     private final class NewFile {
         private final Path target;
         private final Path hidden;
+        private final BulkWriter.Factory<ArchiveRecord> factory;
         private FSDataOutputStream out;
         private BulkWriter<ArchiveRecord> writer;
         private int records;
 
-        NewFile(String folder) {
+        NewFile(String folder, BulkWriter.Factory<ArchiveRecord> factory, String suffix) {
+            this.factory = factory;
             String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + suffix;
             this.target = new Path(folder, name);
             this.hidden = new Path(folder, "." + name + ".inprogress");
@@ -288,7 +316,7 @@ public final class ArchiveRepairer {
         void add(ArchiveRecord record) throws IOException {
             if (writer == null) {
                 out = hidden.getFileSystem().create(hidden, FileSystem.WriteMode.NO_OVERWRITE);
-                writer = writers.create(out);
+                writer = factory.create(out);
             }
             writer.addElement(record);
             records++;

@@ -18,14 +18,15 @@ import java.util.TreeMap;
  * from Kafka (missing), and the files to rewrite without some of their records (the extra copies of
  * duplicated offsets, archived records of aborted transactions, records at offsets Kafka holds nothing at).
  * Of a duplicated offset the copy in a file the partition's position record lists is kept, else the copy in
- * the oldest file. Next to a running job ({@code listedFiles} given) a file the position record lists is never
+ * the oldest file. Drops name the partition as well as the offset: a file of the per-topic layout holds many
+ * partitions. Next to a running job ({@code listedFiles} given) a file the position record lists is never
  * rewritten, since a start without state checks that those files exist: such files wait for the partition's
  * next commit and a second repair.
  */
 public final class RepairPlan {
 
     private final Map<String, List<long[]>> missing = new TreeMap<>();
-    private final Map<String, Map<Long, Integer>> drops = new TreeMap<>();
+    private final Map<String, Map<Integer, Map<Long, Integer>>> drops = new TreeMap<>();
     /** Runs of archived offsets no committed reader sees, per partition: dropped from whichever files hold them. */
     private final Map<String, List<long[]>> notInKafka = new TreeMap<>();
     private final List<String> held = new ArrayList<>();
@@ -46,7 +47,7 @@ public final class RepairPlan {
                 plan.openTransactions.add(tp + ": " + p.getOpenTransactionRecords() + " archived records of transactions still open"
                         + " are left (they may yet commit); audit again once they are decided");
             }
-            p.duplicateFiles().forEach((offset, files) -> plan.dropDuplicates(offset, files, listedFiles, modified));
+            p.duplicateFiles().forEach((offset, files) -> plan.dropDuplicates(p.getPartition(), offset, files, listedFiles, modified));
             List<long[]> notInKafka = new ArrayList<>(p.getAbortedRanges());
             notInKafka.addAll(p.getAbsentRanges());
             if (!notInKafka.isEmpty()) {
@@ -56,7 +57,7 @@ public final class RepairPlan {
         return plan;
     }
 
-    private void dropDuplicates(long offset, List<String> files, Set<String> listed, Map<String, Long> modified) {
+    private void dropDuplicates(int partition, long offset, List<String> files, Set<String> listed, Map<String, Long> modified) {
         String keep = files.get(0);
         for (String f : files) {
             boolean fListed = listed.contains(key(f));
@@ -73,10 +74,10 @@ public final class RepairPlan {
                 continue;
             }
             if (listed.contains(key(f))) {
-                held.add(f + ": keeps a copy of offset " + offset + " (the partition's latest commit lists it)");
+                held.add(f + ": keeps a copy of offset " + offset + " of partition " + partition + " (the partition's latest commit lists it)");
                 continue;
             }
-            drops.computeIfAbsent(f, k -> new TreeMap<>()).merge(offset, 1, Integer::sum);
+            drops.computeIfAbsent(f, k -> new TreeMap<>()).computeIfAbsent(partition, k -> new TreeMap<>()).merge(offset, 1, Integer::sum);
         }
     }
 
@@ -90,8 +91,8 @@ public final class RepairPlan {
         return Collections.unmodifiableMap(missing);
     }
 
-    /** Per file, the copies of duplicated offsets to drop. */
-    public Map<String, Map<Long, Integer>> duplicateDrops() {
+    /** Per file and partition, the copies of duplicated offsets to drop. */
+    public Map<String, Map<Integer, Map<Long, Integer>>> duplicateDrops() {
         return Collections.unmodifiableMap(drops);
     }
 
@@ -113,7 +114,8 @@ public final class RepairPlan {
 
     public void print(PrintWriter out) {
         missing.forEach((tp, runs) -> out.printf("Archive from Kafka, %s: the missing records at %s%n", tp, runs(runs)));
-        drops.forEach((file, offsets) -> out.printf("Drop from %s: the extra copies of duplicated offsets (%d)%n", file, offsets.size()));
+        drops.forEach((file, partitions) -> out.printf("Drop from %s: the extra copies of duplicated offsets (%d)%n", file,
+                partitions.values().stream().mapToInt(Map::size).sum()));
         notInKafka.forEach((tp, runs) -> out.printf("Drop from the files of %s: archived records no committed reader sees (%s)%n", tp, runs(runs)));
         leftAlone().forEach(l -> out.println("Left alone: " + l));
     }

@@ -10,7 +10,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
-/** Fault 3: stop-with-savepoint and resume, twice, with the parallelism going 1 → 2 → 1, while records arrive. */
+/**
+ * Fault 3: stop-with-savepoint and resume, twice, with the parallelism going 1 → 2 → 1, while records arrive; and
+ * the layout changed at each restore.
+ */
 @ExtendWith(SharedStack.class)
 class SavepointChainITCase {
 
@@ -22,6 +25,27 @@ class SavepointChainITCase {
             s.resume(s.stopWithSavepoint(), 2);
             s.awaitArchived(10_000);
             s.resume(s.stopWithSavepoint(), 1);
+            s.finish();
+        }
+    }
+
+    /**
+     * The layout of an archive may change: restored from a retained checkpoint whose commit is still pending
+     * (files of the other layout), from a savepoint, and started without state, each time with the other layout.
+     */
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void layoutChangedAtEachRestoreAndStartWithoutStateKeepsExactlyOnce(SinkLayout first) throws Exception {
+        SinkLayout other = first == SinkLayout.PER_PARTITION ? SinkLayout.PER_TOPIC : SinkLayout.PER_PARTITION;
+        try (FaultScenario s = FaultScenario.start("layout-change", 20_000, 4_000, Map.of("parallelism", "2", "sink.layout", first.configName()))) {
+            s.awaitArchived(3_000);
+            s.cancel();
+            s.resume(s.latestRetainedCheckpoint(), Map.of("sink.layout", other.configName()));
+            s.awaitArchived(7_000);
+            s.resume(s.stopWithSavepoint(), Map.of("sink.layout", first.configName()));
+            s.awaitArchived(11_000);
+            s.cancel();
+            s.restartWithoutState(Map.of("sink.layout", other.configName()));
             s.finish();
         }
     }

@@ -3,6 +3,7 @@ package io.archiver.repair;
 import io.archiver.audit.ArchiveFile;
 import io.archiver.audit.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -14,8 +15,9 @@ import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.List;
 import java.util.Map;
@@ -24,19 +26,26 @@ import java.util.concurrent.TimeUnit;
 import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code repair} makes a damaged archive equal the committed log again, next to a running job or alone. */
+/**
+ * {@code repair} makes a damaged archive equal the committed log again, next to a running job or alone, in both
+ * layouts (a file of the per-topic layout is rewritten once for all the partitions it holds).
+ */
 @ExtendWith(SharedStack.class)
 class RepairITCase {
 
-    @Test
-    void deletedAndCopiedFilesAreRepairedWhileTheJobKeepsArchiving() throws Exception {
-        try (FaultScenario s = FaultScenario.start("repair-live", 16_000, 2_000,
-                Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb", "parallelism", "2"))) {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void deletedAndCopiedFilesAreRepairedWhileTheJobKeepsArchiving(SinkLayout layout) throws Exception {
+        // per-partition: small JSON Lines files; per-topic: Parquet files shared by the partitions
+        Map<String, String> settings = layout == SinkLayout.PER_PARTITION
+                ? Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb", "parallelism", "2")
+                : Map.of("sink.layout", layout.configName(), "parallelism", "2");
+        try (FaultScenario s = FaultScenario.start("repair-live", 16_000, 2_000, settings)) {
             s.awaitArchived(6_000);
             List<ArchiveFile> files = ArchiveScanner.committedFiles(s.config().sinkPath());
             ArchiveFile deleted = ArchiveDamage.middleFile(files, 1);
             ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
-            ArchiveDamage.copy(copied.path(), new Path(copied.path().getParent(), "part-copy-0-0.jsonl"));
+            ArchiveDamage.copy(copied.path(), new Path(copied.path().getParent(), "part-copy-" + copied.path().getName()));
             deleted.path().getFileSystem().delete(deleted.path(), false);
 
             Cli.Result audit = Cli.run(s.config(), "audit");
@@ -53,8 +62,9 @@ class RepairITCase {
         }
     }
 
-    @Test
-    void archiveOfAbortedRecordsIsRepairedToTheCommittedLogAndResumesWithoutState() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void archiveOfAbortedRecordsIsRepairedToTheCommittedLogAndResumesWithoutState(SinkLayout layout) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("repair-aborted");
         stack.kafka().createTopic(topic, 2);
@@ -62,6 +72,7 @@ class RepairITCase {
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("mode", "batch");
         settings.put("kafka.properties.isolation.level", "read_uncommitted");
+        settings.put("sink.layout", layout.configName());
         ArchiverConfig uncommitted = ArchiverConfig.of(settings);
         JobLauncher.environment(uncommitted).executeAsync("uncommitted").getJobExecutionResult().get(2, TimeUnit.MINUTES);
         ArchiverConfig committed = uncommitted.with(Map.of("kafka.properties.isolation.level", "read_committed"));

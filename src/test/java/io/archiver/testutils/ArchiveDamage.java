@@ -22,7 +22,10 @@ public final class ArchiveDamage {
 
     private ArchiveDamage() {}
 
-    /** A file of the partition that is neither its first nor its last, so deleting it opens a hole. */
+    /**
+     * A file of the partition that is neither its first nor its last, so deleting it opens a hole (in the
+     * per-topic layout in the other partitions the file holds too).
+     */
     public static ArchiveFile middleFile(List<ArchiveFile> files, int partition) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
         List<ArchiveFile> ofPartition = new ArrayList<>();
@@ -30,7 +33,9 @@ public final class ArchiveDamage {
         for (ArchiveFile f : files) {
             if (f.partition() == partition) {
                 ofPartition.add(f);
-                firstOffset.put(f, reader.readAll(f.path()).get(0).getOffset());
+                List<Long> offsets = new ArrayList<>();
+                f.offsets(reader, offsets::add);
+                firstOffset.put(f, offsets.get(0));
             }
         }
         assertThat(ofPartition).as("files of partition " + partition).hasSizeGreaterThan(2);

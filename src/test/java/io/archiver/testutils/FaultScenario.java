@@ -170,9 +170,14 @@ public final class FaultScenario implements AutoCloseable {
 
     /** Starts a new job from a savepoint or retained checkpoint, with another parallelism if wanted. */
     public void resume(String statePath, int parallelism) throws Exception {
-        job = launch(config.with(Map.of(
-                "flink.execution.state-recovery.path", statePath,
-                "parallelism", Integer.toString(parallelism))));
+        resume(statePath, Map.of("parallelism", Integer.toString(parallelism)));
+    }
+
+    /** Starts a new job from a savepoint or retained checkpoint, with these settings changed. */
+    public void resume(String statePath, Map<String, String> changes) throws Exception {
+        Map<String, String> settings = new java.util.HashMap<>(changes);
+        settings.put("flink.execution.state-recovery.path", statePath);
+        job = launch(config.with(settings));
     }
 
     /**
