@@ -14,9 +14,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.net.ServerSocket;
@@ -24,6 +29,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +50,9 @@ import java.util.concurrent.TimeUnit;
  * per-partition layout each partition is one open file per checkpoint): a producer writes a steady
  * rate for the measured window while the archiver runs; a poller lists the archive every 200 ms (in the S3
  * server's folder, so its listings cost no S3 request) and reads each new file, so a record's latency is the
- * moment its file was first seen minus its produce time (resolution 200 ms). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
+ * moment its file was first seen minus its produce time (resolution 200 ms). The topic stamps records with the
+ * broker's append time and the producer puts its send time in a header, so the latency splits into the part
+ * before the broker appended the record (the producer's batching) and the part after (the archiver's). Checkpoint durations come from Flink's REST API, S3 requests are counted at the server. Ratios:
  * latency against the checkpoint interval, requests per committed file; files per day are the files per
  * checkpoint times the checkpoints of a day. Each partition count is measured in
  * {@code bench.rounds} windows (median, min–max), for each interval and each layout of
@@ -59,6 +67,8 @@ import java.util.concurrent.TimeUnit;
 public final class LatencyBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Header holding the producer's send time (the record timestamp is the broker's append time). */
+    private static final String SENT_AT = "sent-at";
 
     public static void main(String[] args) throws Exception {
         run();
@@ -101,7 +111,7 @@ public final class LatencyBenchmark {
     record Case(String layout, int partitions, long intervalMs) {}
 
     /** One measured window: latency percentiles (s), checkpoint durations (ms), files and requests per checkpoint. */
-    record Window(long seen, long produced, double p50, double p99, long checkpointP50, long checkpointMax,
+    record Window(long seen, long produced, double p50, double p99, double appendP50, double appendP99, long checkpointP50, long checkpointMax,
             double filesPerCheckpoint, double requestsPerCheckpoint) {}
 
     private static Window run(EmbeddedKafka kafka, EmbeddedS3 s3, RequestCountingBlobStore counter, Case c, int round,
@@ -110,6 +120,11 @@ public final class LatencyBenchmark {
         long interval = c.intervalMs();
         String topic = "latency-" + c.layout() + "-" + partitions + "-" + interval / 1_000 + "s-" + round;
         kafka.createTopic(topic, partitions);
+        try (Admin admin = kafka.admin()) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+                    new ConfigEntry("message.timestamp.type", "LogAppendTime"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+        }
         int restPort = freePort();
         Map<String, String> settings = BenchSettings.archiver(kafka.bootstrapServers(), topic, topic, s3.flinkSettings());
         settings.put("kafka.start", "latest");
@@ -139,14 +154,21 @@ public final class LatencyBenchmark {
         poller.stop();
         JsonNode checkpoints = rest(restPort, "/jobs/" + job.getJobID() + "/checkpoints");
         job.cancel().get(1, TimeUnit.MINUTES);
+        try (Admin admin = kafka.admin()) {
+            // the next window's broker holds no partitions but its own (thousands of partitions hold file handles)
+            admin.deleteTopics(List.of(topic)).all().get(2, TimeUnit.MINUTES);
+        }
 
         List<Long> latencies = poller.latencies();
         Collections.sort(latencies);
+        List<Long> sinceAppend = poller.sinceAppend();
+        Collections.sort(sinceAppend);
         long completed = checkpoints.path("counts").path("completed").asLong();
         JsonNode duration = checkpoints.path("summary").path("end_to_end_duration");
         double perCheckpoint = requests * interval / window;
         double filesPerCheckpoint = poller.newFiles() * interval / window;
         Window w = new Window(latencies.size(), produced, pct(latencies, 50) / 1000.0, pct(latencies, 99) / 1000.0,
+                pct(sinceAppend, 50) / 1000.0, pct(sinceAppend, 99) / 1000.0,
                 duration.path("p50").asLong(), duration.path("max").asLong(), filesPerCheckpoint, perCheckpoint);
         System.out.println(c.layout() + ", " + partitions + " partitions, " + interval / 1_000 + " s, round " + round + ": " + w
                 + " (" + completed + " checkpoints completed)");
@@ -161,14 +183,19 @@ public final class LatencyBenchmark {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.LINGER_MS_CONFIG, 5,
+                // a batch per partition holds batch.size of the pool however little it carries: with thousands of
+                // partitions the default 32 MB blocks the producer, not the archiver
+                ProducerConfig.BUFFER_MEMORY_CONFIG, 512L << 20,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
             long start = System.currentTimeMillis();
             for (int tick = 0; tick < seconds * 20; tick++) {
                 for (int i = 0; i < rate / 20; i++, sent++) {
-                    producer.send(new ProducerRecord<>(topic, (int) (sent % partitions), System.currentTimeMillis(),
-                            ("k" + sent).getBytes(StandardCharsets.UTF_8), value));
+                    long now = System.currentTimeMillis();
+                    producer.send(new ProducerRecord<>(topic, (int) (sent % partitions), now,
+                            ("k" + sent).getBytes(StandardCharsets.UTF_8), value,
+                            List.of(new RecordHeader(SENT_AT, ByteBuffer.allocate(8).putLong(now).array()))));
                 }
                 long next = start + (tick + 1) * 50L;
                 long wait = next - System.currentTimeMillis();
@@ -208,27 +235,28 @@ public final class LatencyBenchmark {
                         ? " answering every request " + RequestCountingBlobStore.latencyMillis() + " ms late (simulated round trip), " : ", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores. Median of ").append(rounds)
                 .append(" windows (min–max), each on a fresh topic.").append(BenchSettings.described()).append("\n\n")
-                .append("| layout | partitions | interval s | records seen | p50 s | p99 s | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | files / day | S3 requests / checkpoint | requests / file |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append("| layout | partitions | interval s | records seen | p50 s | p99 s | p50 / p99 s after append | p50 × interval | p99 × interval | checkpoint p50 ms | checkpoint max ms | files / checkpoint | files / day | S3 requests / checkpoint | requests / file |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         StringBuilder csv = new StringBuilder(
-                "layout,partitions,interval_s,window,records_seen,records_produced,p50_s,p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
+                "layout,partitions,interval_s,window,records_seen,records_produced,p50_s,p99_s,append_p50_s,append_p99_s,checkpoint_p50_ms,checkpoint_max_ms,files_per_checkpoint,requests_per_checkpoint\n");
         for (Map.Entry<Case, List<Window>> e : windows.entrySet()) {
             List<Window> ws = e.getValue();
             double files = median(ws, Window::filesPerCheckpoint);
             double requests = median(ws, Window::requestsPerCheckpoint);
             long interval = e.getKey().intervalMs();
-            md.append(String.format("| %s | %,d | %d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %,.0f | %.0f | %.1f |%n",
+            md.append(String.format("| %s | %,d | %d | %,.0f of %,.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2f / %.2f | %.2f | %.2f | %.0f | %.0f | %.0f | %,.0f | %.0f | %.1f |%n",
                     e.getKey().layout(), e.getKey().partitions(), interval / 1_000, median(ws, Window::seen), median(ws, Window::produced),
                     median(ws, Window::p50), min(ws, Window::p50), max(ws, Window::p50),
                     median(ws, Window::p99), min(ws, Window::p99), max(ws, Window::p99),
+                    median(ws, Window::appendP50), median(ws, Window::appendP99),
                     median(ws, Window::p50) * 1000 / interval, median(ws, Window::p99) * 1000 / interval,
                     median(ws, Window::checkpointP50), median(ws, Window::checkpointMax), files, files * 86_400_000 / interval, requests,
                     requests / Math.max(1, files)));
             for (int i = 0; i < ws.size(); i++) {
                 Window w = ws.get(i);
-                csv.append(String.format("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey().layout(), e.getKey().partitions(), interval / 1_000, i,
+                csv.append(String.format("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%d,%d,%.1f,%.1f%n", e.getKey().layout(), e.getKey().partitions(), interval / 1_000, i,
                         w.seen(), w.produced(), w.p50(),
-                        w.p99(), w.checkpointP50(), w.checkpointMax(), w.filesPerCheckpoint(), w.requestsPerCheckpoint()));
+                        w.p99(), w.appendP50(), w.appendP99(), w.checkpointP50(), w.checkpointMax(), w.filesPerCheckpoint(), w.requestsPerCheckpoint()));
             }
         }
         Path dir = Path.of("target", "bench");
@@ -257,6 +285,7 @@ public final class LatencyBenchmark {
         private final Set<String> known = new HashSet<>();
         private volatile int newFiles;
         private final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+        private final List<Long> sinceAppend = Collections.synchronizedList(new ArrayList<>());
         private final Thread thread = new Thread(this, "latency-poller");
         private volatile boolean stopped;
 
@@ -284,7 +313,10 @@ public final class LatencyBenchmark {
                             if (records != null) {
                                 known.add(f.path().toString());
                                 newFiles++;
-                                records.forEach(r -> latencies.add(now - r.getTimestamp()));
+                                records.forEach(r -> {
+                                    latencies.add(now - sentAt(r));
+                                    sinceAppend.add(now - r.getTimestamp());
+                                });
                             }
                         }
                     }
@@ -317,6 +349,20 @@ public final class LatencyBenchmark {
 
         List<Long> latencies() {
             return new ArrayList<>(latencies);
+        }
+
+        /** Latencies from the broker's append (the record timestamp) instead of the producer's send. */
+        List<Long> sinceAppend() {
+            return new ArrayList<>(sinceAppend);
+        }
+
+        private static long sentAt(ArchiveRecord r) {
+            for (int i = 0; i < r.getHeaderKeys().length; i++) {
+                if (SENT_AT.equals(r.getHeaderKeys()[i])) {
+                    return ByteBuffer.wrap(r.getHeaderValues()[i]).getLong();
+                }
+            }
+            throw new IllegalStateException("record without a " + SENT_AT + " header: " + r.getTopic() + "-" + r.getPartition() + "@" + r.getOffset());
         }
 
         void stop() throws InterruptedException {

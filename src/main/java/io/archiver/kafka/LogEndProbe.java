@@ -28,8 +28,13 @@ import java.util.function.Consumer;
  *
  * <p>Offsets after the last archived record need not hold records: a commit marker follows every
  * transaction, aborted records are skipped. Where the distance to the last stable offset is short (at most
- * {@value #TAIL_CHECK} offsets), a read_committed scan from the archived end finds the first record there;
- * none means lag 0, not 1 forever behind the last marker. Longer distances are reported as they are.
+ * {@value #TAIL_CHECK} offsets) and the partition is at rest (seen for the first time, or its archived end and
+ * last stable offset as at the previous measurement), a read_committed scan from the archived end finds the
+ * first record there; none means lag 0, not 1 forever behind the last marker. The result is kept until the
+ * partition moves. A partition that moved since the previous measurement (records arriving, being archived)
+ * is reported as its distance, as are longer distances. At most {@value #TAIL_CHECKS_PER_MEASUREMENT}
+ * partitions are scanned per measurement, the others at the next ones: with thousands of partitions a
+ * measurement stays a few small fetches.
  */
 public final class LogEndProbe implements AutoCloseable {
 
@@ -38,12 +43,15 @@ public final class LogEndProbe implements AutoCloseable {
     static final long TAIL_CHECK = 10_000;
     /** Only the first record after the archive is wanted: small fetches per partition at every commit. */
     private static final int TAIL_FETCH_BYTES = 64 * 1024;
+    static final int TAIL_CHECKS_PER_MEASUREMENT = 256;
 
     private final Properties client;
     private Admin admin;
     private LogScanner tails;
     private ExecutorService tailChecks;
     private Map<TopicPartition, Long> archivedEnds;
+    /** Per partition, its previous measurement (used only by the thread that measures). */
+    private final Map<TopicPartition, Measured> previous = new HashMap<>();
     private Consumer<Map<TopicPartition, Long>> onLags;
     private boolean inFlight;
     private boolean again;
@@ -112,15 +120,30 @@ public final class LogEndProbe implements AutoCloseable {
         }
     }
 
+    /** One partition's measurement: its archived end, last stable offset, lag, and whether its tail was read. */
+    private record Measured(long end, long stable, long lag, boolean tailRead) {
+        boolean at(long end, long stable) {
+            return this.end == end && this.stable == stable;
+        }
+    }
+
     /** Per partition: 0 when archived up to the last stable offset, else from the first unarchived record to it. */
     private Map<TopicPartition, Long> lags(Map<TopicPartition, Long> archived, Map<TopicPartition, Long> stable) {
         Map<TopicPartition, Long> lags = new HashMap<>();
         Map<TopicPartition, LogScanner.Range> tailsToRead = new HashMap<>();
+        previous.keySet().retainAll(stable.keySet());
         stable.forEach((tp, lso) -> {
             long end = archived.get(tp);
-            long distance = lso - end;
-            lags.put(tp, Math.max(0, distance));
-            if (distance > 0 && distance <= TAIL_CHECK) {
+            long distance = Math.max(0, lso - end);
+            Measured before = previous.get(tp);
+            if (before != null && before.tailRead() && before.at(end, lso)) {
+                lags.put(tp, before.lag());
+                return;
+            }
+            lags.put(tp, distance);
+            previous.put(tp, new Measured(end, lso, distance, false));
+            boolean atRest = before == null || before.at(end, lso);
+            if (distance > 0 && distance <= TAIL_CHECK && atRest && tailsToRead.size() < TAIL_CHECKS_PER_MEASUREMENT) {
                 tailsToRead.put(tp, new LogScanner.Range(end, end, lso));
             }
         });
@@ -134,7 +157,9 @@ public final class LogEndProbe implements AutoCloseable {
 
                 @Override
                 public void done(TopicPartition tp, long firstBeyond) {
-                    lags.put(tp, firstBeyond < 0 ? 0 : stable.get(tp) - firstBeyond);
+                    long lag = firstBeyond < 0 ? 0 : stable.get(tp) - firstBeyond;
+                    lags.put(tp, lag);
+                    previous.put(tp, new Measured(archived.get(tp), stable.get(tp), lag, true));
                 }
             }, line -> {});
         }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -17,7 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The archive lag metric counts from the first unarchived committed record to the last stable offset. */
+/**
+ * The archive lag metric counts from the first unarchived committed record to the last stable offset, and
+ * reads partition tails a bounded number at a time.
+ */
 @ExtendWith(SharedStack.class)
 class LogEndProbeITCase {
 
@@ -39,6 +43,39 @@ class LogEndProbeITCase {
             long secondLast = committed.get(committed.size() - 2).getOffset();
             assertThat(lag(probe, tp, secondLast + 1)).isEqualTo(lastStable(stack, tp) - lastCommitted);
         }
+    }
+
+    @Test
+    void manyPartitionsAtRestAreScannedAFewHundredAtATimeAndKeepTheirLag() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("lag-many");
+        int partitions = LogEndProbe.TAIL_CHECKS_PER_MEASUREMENT + 44;
+        stack.kafka().createTopic(topic, partitions);
+        // three transactions over every partition, the third aborted: after each partition's last committed
+        // record come a marker, an aborted record and its marker
+        List<ArchiveRecord> committed = TestRecords.produceTransactions(
+                stack.kafka().bootstrapServers(), topic, partitions, 0, 3 * partitions, partitions, 3);
+        Map<TopicPartition, Long> archivedEnds = new HashMap<>();
+        committed.forEach(r -> archivedEnds.merge(new TopicPartition(topic, r.getPartition()), r.getOffset() + 1, Math::max));
+        Properties client = new Properties();
+        client.setProperty("bootstrap.servers", stack.kafka().bootstrapServers());
+
+        try (LogEndProbe probe = new LogEndProbe(client)) {
+            Map<TopicPartition, Long> first = lags(probe, archivedEnds);
+            assertThat(first.values().stream().filter(l -> l == 0).count()).as("partitions scanned at the first measurement")
+                    .isEqualTo(LogEndProbe.TAIL_CHECKS_PER_MEASUREMENT);
+            assertThat(first.values().stream().filter(l -> l == 3).count()).as("partitions left at their distance for now").isEqualTo(44);
+            assertThat(lags(probe, archivedEnds).values()).as("every partition after the second measurement").containsOnly(0L);
+            assertThat(lags(probe, archivedEnds).values()).as("kept while the partitions stay at rest").containsOnly(0L);
+        }
+    }
+
+    private static Map<TopicPartition, Long> lags(LogEndProbe probe, Map<TopicPartition, Long> archivedEnds) throws Exception {
+        AtomicReference<Map<TopicPartition, Long>> lags = new AtomicReference<>();
+        probe.refresh(archivedEnds, lags::set);
+        Await.until("lags of " + archivedEnds.size() + " partitions", Duration.ofSeconds(30), () -> lags.get() != null);
+        assertThat(lags.get()).hasSize(archivedEnds.size());
+        return lags.get();
     }
 
     private static long lag(LogEndProbe probe, TopicPartition tp, long archivedEnd) throws Exception {
