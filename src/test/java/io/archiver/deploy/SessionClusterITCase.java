@@ -1,5 +1,6 @@
 package io.archiver.deploy;
 
+import io.archiver.config.SinkLayout;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.local.SessionCluster;
 import io.archiver.record.ArchiveRecord;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,15 +60,16 @@ class SessionClusterITCase {
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
     @Order(1)
-    void submittedJarArchivesEveryRecordAndSurvivesATaskManagerKill() throws Exception {
+    void submittedJarArchivesEveryRecordAndSurvivesATaskManagerKill(SinkLayout layout) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("cluster");
         stack.kafka().createTopic(topic, 4);
         String root = "s3://" + SharedStack.BUCKET + "/" + topic;
         try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 4, 20_000, 2_000)) {
-            String jobId = cluster.submit(jar(), args(topic, root, 2));
+            String jobId = cluster.submit(jar(), withLayout(args(topic, root, 2), layout));
             try {
                 ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
                 Await.until("records archived by the cluster job", Duration.ofMinutes(2), () -> counter.count() >= 4_000);
@@ -96,15 +100,16 @@ class SessionClusterITCase {
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
     @Order(2)
-    void jobManagerKillThenResubmitFromTheRetainedCheckpointIsExactlyOnce() throws Exception {
+    void jobManagerKillThenResubmitFromTheRetainedCheckpointIsExactlyOnce(SinkLayout layout) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("jm-restart");
         stack.kafka().createTopic(topic, 4);
         String root = "s3://" + SharedStack.BUCKET + "/" + topic;
         try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 4, 20_000, 2_000)) {
-            String jobId = cluster.submit(jar(), args(topic, root, 2));
+            String jobId = cluster.submit(jar(), withLayout(args(topic, root, 2), layout));
             ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
             Await.until("records archived before the JobManager dies", Duration.ofMinutes(2), () -> counter.count() >= 4_000);
 
@@ -112,7 +117,7 @@ class SessionClusterITCase {
             cluster.startJobManager();
             cluster.awaitTaskManagers(1, Duration.ofMinutes(2));
             String checkpoint = Checkpoints.latest("s3://" + SharedStack.BUCKET + "/cluster/checkpoints/" + jobId);
-            String resumed = cluster.submitFrom(checkpoint, jar(), args(topic, root, 2));
+            String resumed = cluster.submitFrom(checkpoint, jar(), withLayout(args(topic, root, 2), layout));
             try {
                 assertEverythingArchivedOnce(producer, topic, root, counter);
             } finally {
@@ -229,6 +234,12 @@ class SessionClusterITCase {
             "-D", "preflight.timeout=20 s",
             "-D", "fencing.lease-timeout=5 s"
         };
+    }
+
+    private static String[] withLayout(String[] args, SinkLayout layout) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("-D", "sink.layout=" + layout.configName()));
+        return all.toArray(new String[0]);
     }
 
     private static final String LONG_LEASE = "90 s";

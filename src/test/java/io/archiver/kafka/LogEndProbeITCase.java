@@ -5,6 +5,9 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,6 +63,9 @@ class LogEndProbeITCase {
         committed.forEach(r -> archivedEnds.merge(new TopicPartition(topic, r.getPartition()), r.getOffset() + 1, Math::max));
         Properties client = new Properties();
         client.setProperty("bootstrap.servers", stack.kafka().bootstrapServers());
+        // the coordinator writes the abort markers after the producer's abort returns
+        Await.until("abort markers of " + topic + " written", Duration.ofSeconds(30),
+                () -> lastStable(stack, archivedEnds.keySet()).entrySet().stream().allMatch(e -> e.getValue() == archivedEnds.get(e.getKey()) + 3));
 
         try (LogEndProbe probe = new LogEndProbe(client)) {
             Map<TopicPartition, Long> first = lags(probe, archivedEnds);
@@ -85,11 +92,18 @@ class LogEndProbeITCase {
         return lag.get();
     }
 
-    private static long lastStable(SharedStack stack, TopicPartition tp) throws Exception {
+    private static Map<TopicPartition, Long> lastStable(SharedStack stack, Set<TopicPartition> partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, Long> stable = new HashMap<>();
         try (var admin = stack.kafka().admin()) {
-            return admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()),
-                            new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
-                    .all().get().get(tp).offset();
+            admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get()
+                    .forEach((tp, info) -> stable.put(tp, info.offset()));
         }
+        return stable;
+    }
+
+    private static long lastStable(SharedStack stack, TopicPartition tp) throws Exception {
+        return lastStable(stack, Set.of(tp)).get(tp);
     }
 }
