@@ -108,6 +108,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         return start(baseDir, SecurityProtocol.SASL_PLAINTEXT, props);
     }
 
+    /** Like {@link #start(Path)}, with broker settings of {@code extra} on top of this class's. */
+    public static EmbeddedKafka start(Path baseDir, Map<String, String> extra) throws Exception {
+        return start(baseDir, SecurityProtocol.PLAINTEXT, extra);
+    }
+
     private static EmbeddedKafka start(Path baseDir, SecurityProtocol protocol, Map<String, String> extra) throws Exception {
         TestKitNodes.Builder nodes = new TestKitNodes.Builder()
                 .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)

@@ -140,6 +140,6 @@ final class RestoreCommand implements Callable<Integer> {
         } else {
             env.execute(name);
         }
-        return placements.commit(cfg, selection, out).isEmpty() ? 0 : 1;
+        return placements.commit(cfg, plan, selection, out).isEmpty() ? 0 : 1;
     }
 }

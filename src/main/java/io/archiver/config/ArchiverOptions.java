@@ -394,6 +394,16 @@ public final class ArchiverOptions {
                     .defaultValue(Duration.ofSeconds(5))
                     .withDescription("Delay before a restart (the initial delay for exponential-delay).");
 
+    // ---------------------------------------------------------------- restore
+
+    public static final ConfigOption<String> RESTORE_LEDGER_TOPIC =
+            key("restore.ledger-topic")
+                    .stringType()
+                    .defaultValue("kafka-s3-archiver-restores")
+                    .withDescription(
+                            "Compacted topic of the cluster restored into where restore records, in the same Kafka transaction as the "
+                                    + "records, what each run wrote; a restore started again goes on from it (created when missing).");
+
     private static final List<ConfigOption<?>> ALL =
             List.of(
                     JOB_NAME,
@@ -444,7 +454,8 @@ public final class ArchiverOptions {
                     CHECKPOINT_DIR,
                     RESTART_STRATEGY,
                     RESTART_ATTEMPTS,
-                    RESTART_DELAY);
+                    RESTART_DELAY,
+                    RESTORE_LEDGER_TOPIC);
 
     private ArchiverOptions() {}
 

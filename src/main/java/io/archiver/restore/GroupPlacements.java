@@ -7,7 +7,6 @@ import io.archiver.config.ConfigException;
 import io.archiver.format.ArchiveFileReader;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.LogScanner;
-import io.archiver.position.RestoreStarts;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -181,13 +180,10 @@ public final class GroupPlacements {
      * After the restore ended: commits each group's offsets in the target cluster, for groups without members
      * there. Returns the groups left alone (active members) so the caller can report them.
      */
-    public List<String> commit(ArchiverConfig config, RestoreSelection selection, PrintWriter out) throws Exception {
+    public List<String> commit(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, PrintWriter out) throws Exception {
         if (placements.isEmpty()) {
             return List.of();
         }
-        String restoreId = RestoreJob.transactionalIdPrefix(config, selection);
-        Map<String, Long> starts = new RestoreStarts(config.sinkPath(), restoreId).read().orElseThrow(() -> new IllegalStateException(
-                "The restore recorded no start offsets (" + new RestoreStarts(config.sinkPath(), restoreId).path() + "): it did not run"));
         Map<TopicPartition, Set<Long>> wanted = new HashMap<>();
         for (Placement p : placements) {
             if (p.before() > 0) {
@@ -197,8 +193,26 @@ public final class GroupPlacements {
         Map<String, Map<TopicPartition, OffsetAndMetadata>> commits = new LinkedHashMap<>();
         List<String> busy = new ArrayList<>();
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            AlreadyRestored.awaitCommitsCompleted(admin, restoreId);
-            Map<Kth, Long> afterRecord = afterRecords(config, admin, starts, wanted);
+            Map<String, Long> starts = new HashMap<>();
+            Map<TopicPartition, Long> written = new HashMap<>();
+            RestoreProgress progress = RestoreProgress.forReading(config, admin, plan, selection);
+            for (Placement p : placements) {
+                RestoreHistory history = progress.history(p.archived());
+                if (history == null || history.runs().isEmpty()) {
+                    throw new IllegalStateException("The restore ledger holds no restore of " + p.archived() + " into " + p.target()
+                            + ": it did not run");
+                }
+                if (history.runs().size() > 1) {
+                    throw new ConfigException("Cannot place consumer groups in " + p.target() + ": restores with other selections wrote into "
+                            + "it (" + history.runs().stream().map(RestoreHistory.Run::describe).toList() + "), so its records are not in "
+                            + "archived order and a group's place is no single offset. Drop --consumer-groups, or restore into a new "
+                            + "topic in one run.");
+                }
+                starts.putAll(history.starts());
+                written.put(p.target(), history.writtenRecords());
+            }
+            RestoreLedger.settle(admin, written.keySet());
+            Map<Kth, Long> afterRecord = afterRecords(config, admin, starts, wanted, written);
             for (Placement p : placements) {
                 long offset = p.before() == 0 ? start(starts, p.target()) : afterRecord.get(new Kth(p.target(), p.before()));
                 commits.computeIfAbsent(p.group(), g -> new TreeMap<>(BY_PARTITION)).put(p.target(), new OffsetAndMetadata(offset));
@@ -224,10 +238,13 @@ public final class GroupPlacements {
 
     /**
      * For each wanted count k of a target partition, the offset after the k-th record this restore wrote there:
-     * one read_committed scan per partition from the restore's start offset to its last stable offset.
+     * one read_committed scan per partition from the restore's start offset to its last stable offset. The scan
+     * must find every record the ledger says was written there ({@code written}): where the target's own settings
+     * removed some (compaction, retention), counting would place a group after records it has not read, so it is
+     * refused.
      */
     private static Map<Kth, Long> afterRecords(ArchiverConfig config, Admin admin, Map<String, Long> starts,
-            Map<TopicPartition, Set<Long>> wanted) throws Exception {
+            Map<TopicPartition, Set<Long>> wanted, Map<TopicPartition, Long> written) throws Exception {
         Map<Kth, Long> found = new HashMap<>();
         if (wanted.isEmpty()) {
             return found;
@@ -250,6 +267,15 @@ public final class GroupPlacements {
                 public void done(TopicPartition tp, long firstBeyond) {}
             }, line -> {});
         }
+        wanted.keySet().forEach(tp -> {
+            long holds = counted.getOrDefault(tp, 0L);
+            if (holds != written.get(tp)) {
+                throw new ConfigException("Cannot place consumer groups in " + tp + ": it holds " + holds + " records from where the restore "
+                        + "began, the restore wrote " + written.get(tp) + (holds < written.get(tp) ? " (the topic's cleanup.policy removed some)"
+                        : " (someone else wrote into it)") + ", so the record after which a group resumes cannot be found by counting. "
+                        + "Run the restore with --consumer-groups right after it writes, or commit the groups' offsets by hand.");
+            }
+        });
         wanted.forEach((tp, counts) -> counts.forEach(k -> {
             if (!found.containsKey(new Kth(tp, k))) {
                 throw new IllegalStateException("Cannot place consumer groups in " + tp + ": it holds " + counted.getOrDefault(tp, 0L)

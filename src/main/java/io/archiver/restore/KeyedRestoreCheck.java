@@ -103,11 +103,15 @@ final class KeyedRestoreCheck {
         return withoutSource;
     }
 
-    /** Joins an archived partition's selected records with what the targets hold of it. */
+    /**
+     * Joins an archived partition's selected records, and those the restore's runs wrote ({@code history}), with
+     * what the targets hold of it. Order per target partition is checked when one run wrote them all (runs of other
+     * selections add older records after newer ones).
+     */
     RestoreVerifier.PartitionCheck compare(TopicPartition archived, String targetTopic, List<RestorePlan.PlannedFile> files,
-            RestoreSelection selection, ArchiveFileReader reader) throws IOException {
+            RestoreSelection selection, RestoreHistory history, ArchiveFileReader reader) throws IOException {
         Map<TopicPartition, Run> runs = restored.getOrDefault(archived.toString(), Map.of());
-        long outOfOrder = runs.values().stream().mapToLong(r -> r.outOfOrder).sum();
+        long outOfOrder = history != null && history.runs().size() > 1 ? 0 : runs.values().stream().mapToLong(r -> r.outOfOrder).sum();
         List<Run> ordered = new ArrayList<>(runs.values());
         PriorityQueue<int[]> next = new PriorityQueue<>((a, b) -> Long.compare(offsetOf(ordered, a), offsetOf(ordered, b)));
         for (int i = 0; i < ordered.size(); i++) {
@@ -116,7 +120,7 @@ final class KeyedRestoreCheck {
             }
         }
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
-        UnitRecords.readPartition(reader, archived.partition(), files, selection, r -> {
+        UnitRecords.readPartition(reader, archived.partition(), files, r -> selection.takes(r) || (history != null && history.written(r)), r -> {
             n[0]++;
             while (!next.isEmpty() && offsetOf(ordered, next.peek()) < r.getOffset()) {
                 n[4]++;
@@ -158,6 +162,11 @@ final class KeyedRestoreCheck {
         if (cursor[1] + 1 < runs.get(cursor[0]).size) {
             next.add(new int[] {cursor[0], cursor[1] + 1});
         }
+    }
+
+    /** FNV-1a over a key, for finding a key's records without keeping its bytes. */
+    static long keyDigest(byte[] key) {
+        return bytes(start(), key);
     }
 
     /** FNV-1a over key, value, headers (without the source header) and, when {@code withTimestamp}, the timestamp. */

@@ -20,8 +20,10 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +36,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static io.archiver.config.ArchiverOptions.CHECKPOINT_INTERVAL;
@@ -57,6 +60,8 @@ public final class RestoreJob {
 
     /** Kafka's default upper bound (transaction.max.timeout.ms): a transaction spans one checkpoint interval. */
     private static final int TRANSACTION_TIMEOUT_MS = 900_000;
+    /** When the brokers do not say theirs (no Describe Configs on the cluster): the Kafka producer's default. */
+    private static final int UNKNOWN_BROKER_TIMEOUT_MS = 60_000;
     private static final int BATCH_BYTES = 512 * 1024;
 
     private RestoreJob() {}
@@ -70,7 +75,8 @@ public final class RestoreJob {
             boolean createTopics, PrintWriter out) throws Exception {
         Map<String, Integer> targetPartitions = checkTargets(config, plan, selection, createTopics, out);
         String restoreId = transactionalIdPrefix(config, selection);
-        Map<String, Long> alreadyWritten = AlreadyRestored.count(config, plan, selection, restoreId, out);
+        int transactionTimeoutMs = transactionTimeoutMs(config, out);
+        RestoreProgress progress = RestoreProgress.forWriting(config, plan, selection, out);
         List<String> files = new ArrayList<>();
         plan.partitions().forEach((tp, planned) -> RestorePlan.readUnits(planned).forEach(unit ->
                 files.add(tp + "\t" + String.join("\t", UnitRecords.paths(unit)))));
@@ -79,11 +85,11 @@ public final class RestoreJob {
                 .uid("restore-files")
                 .name("Archive files")
                 .keyBy(line -> line.substring(0, line.indexOf('\t')))
-                .flatMap(new ArchiveFileRecords(PayloadFormats.of(config), selection, alreadyWritten))
+                .flatMap(new ArchiveFileRecords(PayloadFormats.of(config), selection, progress))
                 .returns(TypeInformation.of(ArchiveRecord.class))
                 .uid("restore-read")
                 .name("Read archive files")
-                .sinkTo(sink(config, selection, targetPartitions, restoreId))
+                .sinkTo(sink(config, selection, targetPartitions, restoreId, transactionTimeoutMs))
                 .uid("restore-kafka-sink")
                 .name("Kafka sink (exactly once)");
     }
@@ -103,11 +109,11 @@ public final class RestoreJob {
     }
 
     private static KafkaSink<ArchiveRecord> sink(ArchiverConfig config, RestoreSelection selection, Map<String, Integer> targetPartitions,
-            String restoreId) {
+            String restoreId, int transactionTimeoutMs) {
         Properties producer = config.kafkaClientProperties();
         producer.remove("isolation.level");
         producer.remove("group.id");
-        producer.setProperty("transaction.timeout.ms", Integer.toString(TRANSACTION_TIMEOUT_MS));
+        producer.setProperty("transaction.timeout.ms", Integer.toString(transactionTimeoutMs));
         // a restore is a bulk load: large batches that wait a little to fill (kafka.properties.* may say otherwise)
         producer.putIfAbsent("batch.size", Integer.toString(BATCH_BYTES));
         producer.putIfAbsent("linger.ms", "20");
@@ -121,10 +127,38 @@ public final class RestoreJob {
     }
 
     /**
-     * The restore's id, the same for every restore of one archive into the same targets: its Kafka
-     * transactional id prefix (a restore started again after a crash aborts the transactions the crashed one
-     * left open instead of leaving read_committed readers of the targets waiting for their timeout) and the name
-     * of its start offsets ({@link AlreadyRestored}).
+     * Each checkpoint's Kafka transaction times out after the brokers' {@code transaction.max.timeout.ms} (at most
+     * Kafka's default, 15 min; a producer asking for more is refused): a transaction spans one checkpoint interval
+     * and the read of one archive file, so {@code checkpoint.interval} must be at most half of it, else the restore
+     * is refused before it writes. Brokers that do not say theirs (no Describe Configs on the cluster) are taken
+     * to allow the producer's default, 1 min.
+     */
+    static int transactionTimeoutMs(ArchiverConfig config, PrintWriter out) throws Exception {
+        int timeout;
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            String broker = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().idString();
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, broker);
+            ConfigEntry max = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
+                    .get("transaction.max.timeout.ms");
+            timeout = max == null || max.value() == null ? TRANSACTION_TIMEOUT_MS : (int) Math.min(TRANSACTION_TIMEOUT_MS, Long.parseLong(max.value()));
+        } catch (ExecutionException e) {
+            timeout = UNKNOWN_BROKER_TIMEOUT_MS;
+            out.printf("The brokers' transaction.max.timeout.ms is unknown (%s): each transaction times out after %d s%n",
+                    e.getCause().getClass().getSimpleName(), timeout / 1000);
+        }
+        Duration interval = config.get(CHECKPOINT_INTERVAL);
+        if (interval.toMillis() * 2 > timeout) {
+            throw new ConfigException("checkpoint.interval (" + interval.toMillis() + " ms) is too long for this restore: each checkpoint's "
+                    + "Kafka transaction must end well within the brokers' transaction.max.timeout.ms (" + timeout + " ms). Set "
+                    + "checkpoint.interval to at most " + timeout / 2 + " ms, e.g. -D checkpoint.interval=" + Math.max(1, timeout / 4000) + "s.");
+        }
+        return timeout;
+    }
+
+    /**
+     * The restore's id, the same for every restore of one archive into the same targets whatever its offset range
+     * and time window: its Kafka transactional id prefix, so that a restore started again after a crash takes the
+     * crashed one's transactional ids over.
      */
     static String transactionalIdPrefix(ArchiverConfig config, RestoreSelection selection) {
         String key = config.sinkPath() + "|" + selection.identity();

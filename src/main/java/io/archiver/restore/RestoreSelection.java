@@ -129,13 +129,14 @@ public record RestoreSelection(Set<String> topics, String topicPattern, Set<Inte
     }
 
     /**
-     * What identifies a restore across its starts: everything but the upper bounds, so that the same restore run
-     * again with a later {@code until} or last offset goes on after what it wrote.
+     * What identifies a restore across its starts: the archived partitions and where they go, not which of their
+     * records (an offset range or a time window), so that a restore started again with another range takes over
+     * the transactional ids of an earlier start that crashed.
      */
     String identity() {
         String id = new TreeSet<>(topics) + "|" + new TreeMap<>(renames);
-        if (topicPattern != null || !partitions.isEmpty() || fromOffset > 0 || since != null) {
-            id += "|" + topicPattern + "|" + partitions + "|" + fromOffset + "|" + since;
+        if (topicPattern != null || !partitions.isEmpty()) {
+            id += "|" + topicPattern + "|" + partitions;
         }
         return repartition ? id + "|by-key" : id;
     }

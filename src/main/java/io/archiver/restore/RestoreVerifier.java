@@ -3,40 +3,45 @@ package io.archiver.restore;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.format.ArchiveFileReader;
-import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.TopicDescriptions;
-import io.archiver.position.RestoreStarts;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Proves a restore: compares, record by record and in order, what a read_committed consumer reads of each
- * target partition from where the restore began with the selected archived records of its partition: key,
- * value, headers (order and duplicates) and timestamp. Reports per partition how many matched, differed, are
- * missing from the target, or are in the target beyond the restored ones; never payload bytes. A target topic
- * with {@code LogAppendTime} timestamps has its timestamps counted apart: the broker replaced them.
+ * Proves a restore: compares what a read_committed consumer reads of each target partition from where the first
+ * restore into it began with what the restore ledger says was written there ({@link RestoreHistory}: each run's
+ * records, run after run, each in archived offset order), record by record: key, value, headers (order and
+ * duplicates) and timestamp. Selected archived records that no run wrote count as missing. On a target whose
+ * {@code cleanup.policy} deletes, records below the target's log start offset may be gone; on a compacted target
+ * a record may be gone when a later record of its key was written after it, and a tombstone that is its key's
+ * last when the target's {@code delete.retention.ms} has passed since its run started; every other written record
+ * must be there, in order. Reports per partition how many matched, differed, are missing from the target, or are
+ * in the target beyond the restored ones, and which rule it applied; never payload bytes. A target topic with
+ * {@code LogAppendTime} timestamps has its timestamps counted apart: the broker replaced them.
  */
 public final class RestoreVerifier {
 
@@ -53,6 +58,25 @@ public final class RestoreVerifier {
         }
     }
 
+    /** What the target's own settings may have removed of what was written, and how much they did. */
+    record TargetRules(boolean compacted, long deleteRetentionMs, long logStart, long restoreStart) {
+
+        boolean retention() {
+            return logStart > restoreStart;
+        }
+
+        String describe(long[] gone) {
+            List<String> rules = new ArrayList<>();
+            if (retention()) {
+                rules.add("retention (log start " + logStart + "): " + gone[0] + " gone");
+            }
+            if (compacted) {
+                rules.add("compaction: " + gone[1] + " superseded and " + gone[2] + " tombstones gone");
+            }
+            return rules.isEmpty() ? "record by record" : String.join("; ", rules);
+        }
+    }
+
     private final ArchiverConfig config;
     private final ArchiveFileReader reader;
 
@@ -63,34 +87,48 @@ public final class RestoreVerifier {
 
     /** Compares every partition of {@code plan}; prints a line per partition and a verdict; true when all match. */
     public boolean verify(RestorePlan plan, RestoreSelection selection, PrintWriter out) throws Exception {
-        String restoreId = RestoreJob.transactionalIdPrefix(config, selection);
-        RestoreStarts startsObject = new RestoreStarts(config.sinkPath(), restoreId);
-        Map<String, Long> starts = startsObject.read().orElseThrow(() -> new ConfigException(
-                "Nothing to verify: no restore of this selection ran (" + startsObject.path() + " does not exist). Verify with "
-                        + "the --topics and --rename the restore was run with."));
-        if (selection.repartition()) {
-            return verifyKeyed(plan, selection, restoreId, starts, out);
-        }
+        RestoreProgress progress;
         Map<TopicPartition, Long> stable;
+        Map<TopicPartition, Long> logStarts = new HashMap<>();
+        Map<String, Config> settings;
         Set<TopicPartition> targets = new HashSet<>();
-        plan.partitions().keySet().forEach(tp -> targets.add(target(selection, tp)));
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            AlreadyRestored.awaitCommitsCompleted(admin, restoreId);
-            stable = LastStableOffsets.of(admin, targets, TIMEOUT);
+            progress = RestoreProgress.forReading(config, admin, plan, selection);
+            if (!progress.anyRun()) {
+                throw new ConfigException("Nothing to verify: the restore ledger (" + progress.ledgerTopic() + ") holds no restore of this "
+                        + "archive into these targets. Verify with the --topics, --rename and --repartition the restore was run with.");
+            }
+            if (selection.repartition()) {
+                return verifyKeyed(admin, plan, selection, progress, out);
+            }
+            plan.partitions().keySet().forEach(tp -> targets.add(target(selection, tp)));
+            stable = RestoreLedger.settle(admin, targets);
+            Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+            targets.forEach(tp -> earliest.put(tp, OffsetSpec.earliest()));
+            admin.listOffsets(earliest).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((tp, info) -> logStarts.put(tp, info.offset()));
+            List<ConfigResource> topics = targets.stream().map(TopicPartition::topic).distinct()
+                    .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+            settings = new HashMap<>();
+            admin.describeConfigs(topics).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((r, c) -> settings.put(r.name(), c));
         }
-        out.printf("%-28s %-28s %10s %10s %9s %8s %8s%n", "archived partition", "restored to", "archived", "matched", "differing",
-                "missing", "extra");
+        out.printf("%-28s %-28s %10s %10s %9s %8s %8s  %s%n", "archived partition", "restored to", "archived", "matched", "differing",
+                "missing", "extra", "rule");
         boolean clean = true;
         long matched = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : plan.partitions().entrySet()) {
                 TopicPartition target = target(selection, e.getKey());
-                Long start = starts.get(target.toString());
-                PartitionCheck check = compare(consumer, e.getKey(), target, start == null ? stable.get(target) : start,
-                        stable.get(target), e.getValue(), selection, out);
-                out.printf("%-28s %-28s %10d %10d %9d %8d %8d%s%n", check.archived(), check.target(), check.archivedRecords(),
-                        check.matched(), check.differing(), check.missing(), check.extra(), check.brokerTimestamps() == 0 ? ""
-                                : " (" + check.brokerTimestamps() + " timestamps set by the broker: LogAppendTime)");
+                RestoreHistory history = progress.history(e.getKey());
+                long start = history == null ? stable.get(target) : history.starts().getOrDefault(target.toString(), stable.get(target));
+                Config c = settings.get(target.topic());
+                TargetRules rules = new TargetRules(value(c, "cleanup.policy", "delete").contains("compact"),
+                        Long.parseLong(value(c, "delete.retention.ms", "86400000")), logStarts.get(target), start);
+                long[] gone = new long[3];
+                PartitionCheck check = compare(consumer, e.getKey(), target, rules, stable.get(target), e.getValue(), selection,
+                        history, gone, out);
+                out.printf("%-28s %-28s %10d %10d %9d %8d %8d  %s%s%n", check.archived(), check.target(), check.archivedRecords(),
+                        check.matched(), check.differing(), check.missing(), check.extra(), rules.describe(gone),
+                        check.brokerTimestamps() == 0 ? "" : " (" + check.brokerTimestamps() + " timestamps set by the broker: LogAppendTime)");
                 clean &= check.clean();
                 matched += check.matched();
             }
@@ -98,20 +136,23 @@ public final class RestoreVerifier {
         return verdict(clean, matched, "in its target partition once, in order", out);
     }
 
+    private static String value(Config config, String name, String otherwise) {
+        ConfigEntry entry = config == null ? null : config.get(name);
+        return entry == null || entry.value() == null ? otherwise : entry.value();
+    }
+
     /** {@link #verify} of a re-partitioned restore ({@link KeyedRestoreCheck}). */
-    private boolean verifyKeyed(RestorePlan plan, RestoreSelection selection, String restoreId, Map<String, Long> starts,
-            PrintWriter out) throws Exception {
+    private boolean verifyKeyed(Admin admin, RestorePlan plan, RestoreSelection selection, RestoreProgress progress, PrintWriter out)
+            throws Exception {
         Set<String> topics = new HashSet<>();
         plan.partitions().keySet().forEach(tp -> topics.add(selection.target(tp.topic())));
-        Map<TopicPartition, Long> stable;
+        Set<TopicPartition> targets = new HashSet<>();
+        TopicDescriptions.of(admin, topics, TIMEOUT).found().forEach((topic, d) ->
+                d.partitions().forEach(p -> targets.add(new TopicPartition(topic, p.partition()))));
+        Map<TopicPartition, Long> stable = RestoreLedger.settle(admin, targets);
+        Map<String, Long> starts = new HashMap<>();
+        progress.histories().values().forEach(h -> h.starts().forEach((tp, start) -> starts.merge(tp, start, Math::min)));
         Map<TopicPartition, Long> from = new HashMap<>();
-        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            Set<TopicPartition> targets = new HashSet<>();
-            TopicDescriptions.of(admin, topics, TIMEOUT).found().forEach((topic, d) ->
-                    d.partitions().forEach(p -> targets.add(new TopicPartition(topic, p.partition()))));
-            AlreadyRestored.awaitCommitsCompleted(admin, restoreId);
-            stable = LastStableOffsets.of(admin, targets, TIMEOUT);
-        }
         stable.forEach((tp, end) -> from.put(tp, starts.getOrDefault(tp.toString(), end)));
         KeyedRestoreCheck keyed = new KeyedRestoreCheck();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
@@ -123,7 +164,7 @@ public final class RestoreVerifier {
         long matched = 0;
         for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : plan.partitions().entrySet()) {
             String topic = selection.target(e.getKey().topic());
-            PartitionCheck check = keyed.compare(e.getKey(), topic, e.getValue(), selection, reader);
+            PartitionCheck check = keyed.compare(e.getKey(), topic, e.getValue(), selection, progress.history(e.getKey()), reader);
             out.printf("%-28s %-28s %10d %10d %9d %8d %8d%n", check.archived(), topic, check.archivedRecords(), check.matched(),
                     check.differing(), check.missing(), check.extra());
             clean &= check.clean();
@@ -145,31 +186,88 @@ public final class RestoreVerifier {
         return clean;
     }
 
-    private PartitionCheck compare(KafkaConsumer<byte[], byte[]> consumer, TopicPartition archived, TopicPartition target, long from,
-            long end, List<RestorePlan.PlannedFile> files, RestoreSelection selection, PrintWriter out) throws IOException {
-        TargetRecords actual = new TargetRecords(consumer, target, from, end);
+    /**
+     * Walks what was written into {@code target} (each run's records in turn) alongside the target's records from
+     * the restore's start (its log start, if retention moved that beyond), as {@code rules} allow.
+     */
+    private PartitionCheck compare(KafkaConsumer<byte[], byte[]> consumer, TopicPartition archived, TopicPartition target,
+            TargetRules rules, long end, List<RestorePlan.PlannedFile> files, RestoreSelection selection, RestoreHistory history,
+            long[] gone, PrintWriter out) throws IOException {
+        TargetRecords actual = new TargetRecords(consumer, target, Math.max(rules.restoreStart(), rules.logStart()), end);
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
-        UnitRecords.readPartition(reader, archived.partition(), files, selection, r -> {
-            n[0]++;
-            ConsumerRecord<byte[], byte[]> k = actual.next();
-            if (k == null) {
-                n[3]++;
-                return;
+        List<RestoreHistory.Run> runs = history == null ? List.of() : history.runs();
+        Map<Long, Long> lastOfKey = rules.compacted() ? lastOfEachKey(archived, files, history) : Map.of();
+        long[] position = {0};
+        boolean[] matchedAny = {false};
+        long now = System.currentTimeMillis();
+        readWritten(archived, files, history, (r, run) -> {
+            boolean selected = selection.takes(r);
+            long at = position[0]++;
+            n[0] += selected ? 1 : 0;
+            ConsumerRecord<byte[], byte[]> k = actual.peek();
+            String difference = k == null ? null : difference(r, k);
+            boolean brokerTime = "timestamp".equals(difference) && k.timestampType() == TimestampType.LOG_APPEND_TIME;
+            if (k != null && (difference.isEmpty() || brokerTime)) {
+                actual.next();
+                matchedAny[0] = true;
+                n[1] += selected ? 1 : 0;
+                n[5] += selected && brokerTime ? 1 : 0;
+            } else if (rules.retention() && !matchedAny[0]) {
+                gone[0]++;
+            } else if (rules.compacted() && r.getKey() != null && lastOfKey.get(KeyedRestoreCheck.keyDigest(r.getKey())) > at) {
+                gone[1]++;
+            } else if (rules.compacted() && r.getValue() == null && now - runs.get(run).lastStart() >= rules.deleteRetentionMs()) {
+                gone[2]++;
+            } else if (k != null && !rules.compacted()) {
+                actual.next();
+                if (n[2]++ < SHOWN) {
+                    out.printf("  %s: archived offset %d restored at %d differs in %s%n", target, r.getOffset(), k.offset(), difference);
+                }
+            } else if (n[3]++ < SHOWN) {
+                out.printf("  %s: archived offset %d is not in the target%s%n", target, r.getOffset(), k == null ? ""
+                        : " (the next record there, at " + k.offset() + ", is another)");
             }
-            String difference = difference(r, k);
-            if (difference.isEmpty()) {
-                n[1]++;
-            } else if (difference.equals("timestamp") && k.timestampType() == TimestampType.LOG_APPEND_TIME) {
-                n[1]++;
-                n[5]++;
-            } else if (n[2]++ < SHOWN) {
-                out.printf("  %s: archived offset %d restored at %d differs in %s%n", target, r.getOffset(), k.offset(), difference);
+        });
+        // selected records no run wrote
+        UnitRecords.readPartition(reader, archived.partition(), files, selection, r -> {
+            if (history == null || !history.written(r)) {
+                n[0]++;
+                n[3]++;
             }
         });
         while (actual.next() != null) {
             n[4]++;
         }
         return new PartitionCheck(archived, target, n[0], n[1], n[2], n[3], n[4], n[5]);
+    }
+
+    /** Each written record in the order the runs wrote them into the target, with the index of its run. */
+    private void readWritten(TopicPartition archived, List<RestorePlan.PlannedFile> files, RestoreHistory history,
+            java.util.function.ObjIntConsumer<ArchiveRecord> visitor) throws IOException {
+        for (int run = 0; history != null && run < history.runs().size(); run++) {
+            int index = run;
+            for (List<RestorePlan.PlannedFile> unit : RestorePlan.readUnits(files)) {
+                UnitRecords.read(reader, archived.partition(), UnitRecords.paths(unit), r -> {
+                    if (history.writtenBy(index, r)) {
+                        visitor.accept(r, index);
+                    }
+                });
+            }
+        }
+    }
+
+    /** Per key (its digest), the position in the written order of its last written record. */
+    private Map<Long, Long> lastOfEachKey(TopicPartition archived, List<RestorePlan.PlannedFile> files, RestoreHistory history)
+            throws IOException {
+        Map<Long, Long> last = new HashMap<>();
+        long[] position = {0};
+        readWritten(archived, files, history, (r, run) -> {
+            long at = position[0]++;
+            if (r.getKey() != null) {
+                last.put(KeyedRestoreCheck.keyDigest(r.getKey()), at);
+            }
+        });
+        return last;
     }
 
     /** Which parts of a restored record differ from the archived one ("" when none), never their bytes. */
@@ -197,13 +295,7 @@ public final class RestoreVerifier {
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties props = new Properties();
-        props.putAll(config.kafkaClientProperties());
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return RestoreLedger.readCommittedConsumer(config);
     }
 
     private static TopicPartition target(RestoreSelection selection, TopicPartition archived) {
@@ -223,6 +315,15 @@ public final class RestoreVerifier {
             this.end = end;
             consumer.assign(List.of(tp));
             consumer.seek(tp, from);
+        }
+
+        /** The next record without taking it. */
+        ConsumerRecord<byte[], byte[]> peek() {
+            ConsumerRecord<byte[], byte[]> next = next();
+            if (next != null) {
+                buffered.addFirst(next);
+            }
+            return next;
         }
 
         /** The next record, null once the position reached the end (waiting at most the timeout for progress). */

@@ -20,7 +20,8 @@ import java.util.Map;
  * where Kafka's default partitioner puts its key (murmur2 of the key modulo the target's partitions; a null key:
  * its archived partition number modulo them) and carries one header more, {@value #SOURCE_HEADER} = {@code
  * topic:partition:offset} of the archived record: records of many archived partitions share a target partition
- * then, and a restore started again or verified finds which it has written by that header.
+ * then, and the verification of such a restore joins them with the archive by that header. A ledger entry
+ * ({@link RestoreLedger#isEntry}) goes to the ledger topic as it is.
  */
 final class RestoredRecords implements KafkaRecordSerializationSchema<ArchiveRecord> {
 
@@ -39,6 +40,9 @@ final class RestoredRecords implements KafkaRecordSerializationSchema<ArchiveRec
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(ArchiveRecord r, KafkaSinkContext context, Long timestamp) {
+        if (RestoreLedger.isEntry(r)) {
+            return new ProducerRecord<>(r.getTopic(), null, r.getTimestamp(), r.getKey(), r.getValue());
+        }
         RecordHeaders headers = new RecordHeaders();
         String[] keys = r.getHeaderKeys();
         byte[][] values = r.getHeaderValues();

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The records of the plan's read units ({@link RestorePlan#readUnits}) in offset order, each archived offset
@@ -48,9 +49,15 @@ final class UnitRecords {
     /** The selected records of a partition's files, unit after unit. */
     static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, RestoreSelection selection,
             Consumer<ArchiveRecord> sink) throws IOException {
+        readPartition(reader, partition, files, selection::takes, sink);
+    }
+
+    /** The records of a partition's files that {@code taken} takes, unit after unit. */
+    static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, Predicate<ArchiveRecord> taken,
+            Consumer<ArchiveRecord> sink) throws IOException {
         for (List<RestorePlan.PlannedFile> unit : RestorePlan.readUnits(files)) {
             read(reader, partition, paths(unit), r -> {
-                if (selection.takes(r)) {
+                if (taken.test(r)) {
                     sink.accept(r);
                 }
             });

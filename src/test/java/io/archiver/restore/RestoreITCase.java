@@ -115,7 +115,7 @@ class RestoreITCase {
         Cli.Result again = Cli.run(archived.config, "restore", "--topics", archived.topic, "--rename", archived.topic + "=" + target);
         assertThat(again.code()).as(again.out()).isZero();
         if (beforeRestart < archived.records.size()) {
-            assertThat(again.out()).contains("already restored by an earlier start of this restore");
+            assertThat(again.out()).contains("records already restored into " + target);
         }
         assertThat(byPartition(committed(target, archived.records.size()))).isEqualTo(byPartition(archived.records));
 
@@ -246,7 +246,7 @@ class RestoreITCase {
         assertThat(committed(target, 3_000)).hasSize(3_000);
         Cli.Result again = Cli.run(archived.config, "restore", "--rename", rename, "--repartition");
         assertThat(again.code()).as(again.out()).isZero();
-        assertThat(again.out()).contains(archived.topic + "-0: 1000 records already restored by an earlier start of this restore");
+        assertThat(again.out()).contains(archived.topic + "-0: 1000 records already restored into " + target + " (by key)");
 
         Map<String, String> expected = new TreeMap<>();
         archived.records.forEach(r -> expected.put(r.getPartition() + ":" + r.getOffset(), content(r)));
@@ -299,33 +299,40 @@ class RestoreITCase {
         assertThat(missing.out()).contains("holds no committed files of [no-such-topic]. Its topics: [" + archived.topic + "]");
         Cli.Result neverRun = Cli.run(archived.config, "restore", "--rename", archived.topic + "=" + target, "--verify");
         assertThat(neverRun.code()).isEqualTo(2);
-        assertThat(neverRun.out()).contains("Nothing to verify: no restore of this selection ran");
+        assertThat(neverRun.out()).contains("Nothing to verify: the restore ledger (kafka-s3-archiver-restores) holds no restore");
         assertThatThrownBy(() -> RestoreSelection.parse(null, "orders", null)).hasMessageContaining("archived=target");
     }
 
-    private record Archived(String topic, ArchiverConfig config, List<ArchiveRecord> records) {}
+    record Archived(String topic, ArchiverConfig config, List<ArchiveRecord> records) {}
 
     /** A topic of {@code count} records with keys, null keys, tombstones and headers, archived by a batch job. */
-    private static Archived archive(String name, int count) throws Exception {
+    static Archived archive(String name, int count) throws Exception {
         return archive(name, count, 0);
     }
 
-    private static Archived archive(String name, int count, int valueBytes) throws Exception {
+    static Archived archive(String name, int count, int valueBytes) throws Exception {
         return archive(name, count, valueBytes, Map.of());
     }
 
     /** With {@code valueBytes} > 0, every value is that many random letters; {@code overrides} on top of JSON Lines files. */
-    private static Archived archive(String name, int count, int valueBytes, Map<String, String> overrides) throws Exception {
+    static Archived archive(String name, int count, int valueBytes, Map<String, String> overrides) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName(name);
         stack.kafka().createTopic(topic, PARTITIONS);
         List<ArchiveRecord> records = valueBytes > 0
                 ? TestRecords.produceLargeValues(stack.kafka().bootstrapServers(), topic, PARTITIONS, count, valueBytes)
                 : TestRecords.produce(stack.kafka().bootstrapServers(), topic, PARTITIONS, 0, count);
-        Map<String, String> settings = stack.jobSettings(topic, topic);
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("sink.roll.max-part-size", valueBytes > 0 ? "1 mb" : "64 kb"));
+        settings.putAll(overrides);
+        return archiveTopic(topic, records, settings);
+    }
+
+    /** {@code topic}, holding {@code records}, archived by a batch job into JSON Lines files ({@code overrides} on top). */
+    static Archived archiveTopic(String topic, List<ArchiveRecord> records, Map<String, String> overrides) throws Exception {
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
         settings.put("mode", "batch");
         settings.put("sink.format", "jsonl");
-        settings.put("sink.roll.max-part-size", valueBytes > 0 ? "1 mb" : "64 kb");
+        settings.put("sink.roll.max-part-size", "64 kb");
         settings.putAll(overrides);
         ArchiverConfig config = ArchiverConfig.of(settings);
         JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
@@ -337,7 +344,7 @@ class RestoreITCase {
      * a transaction's commit returns before its markers reach every partition, so the last stable offsets of a
      * just committed restore may lag for a moment.
      */
-    private static List<ArchiveRecord> committed(String topic, int expected) throws Exception {
+    static List<ArchiveRecord> committed(String topic, int expected) throws Exception {
         String bootstrap = SharedStack.get().kafka().bootstrapServers();
         try {
             Await.until(expected + " committed records in " + topic, Duration.ofSeconds(30),
@@ -349,7 +356,7 @@ class RestoreITCase {
     }
 
     /** Per partition number, the records in order as (timestamp, key, value, headers): what a restore must keep. */
-    private static Map<Integer, List<String>> byPartition(List<ArchiveRecord> records) {
+    static Map<Integer, List<String>> byPartition(List<ArchiveRecord> records) {
         Map<Integer, List<String>> partitions = new TreeMap<>();
         List<ArchiveRecord> ordered = new ArrayList<>(records);
         ordered.sort((a, b) -> a.getPartition() != b.getPartition()
@@ -365,11 +372,11 @@ class RestoreITCase {
     }
 
     /** The sum of {@code topic}'s end offsets as a consumer of {@code isolation} sees them (markers included). */
-    private static long endOffsets(String topic, String isolation) {
+    static long endOffsets(String topic, String isolation) {
         return endOffsets(topic, isolation, PARTITIONS);
     }
 
-    private static long endOffsets(String topic, String isolation, int topicPartitions) {
+    static long endOffsets(String topic, String isolation, int topicPartitions) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedStack.get().kafka().bootstrapServers(),
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,

@@ -1,0 +1,283 @@
+package io.archiver.restore;
+
+import io.archiver.config.ArchiverConfig;
+import io.archiver.format.ArchiveFileReader;
+import io.archiver.local.EmbeddedKafka;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.Cli;
+import io.archiver.testutils.CompactedTopic;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.archiver.restore.RestoreITCase.byPartition;
+import static io.archiver.restore.RestoreITCase.committed;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A restore started again writes each selected record exactly once whatever the target did meanwhile through its
+ * own settings (compaction, retention) and whatever selection the earlier runs had: what was written is known from
+ * the restore ledger, written in the same Kafka transactions as the records, never from what the target still
+ * holds. {@code --verify} checks what compaction and retention promise. Each transaction stays within the brokers'
+ * {@code transaction.max.timeout.ms}. The truth is the read_committed read-back of the target.
+ */
+@ExtendWith(SharedStack.class)
+class RestoreAgainITCase {
+
+    @Test
+    void aRestoreCancelledAfterSeveralCommitsIntoACompactedTargetAndStartedAgainAfterTheCleanerRanWritesEachRecordOnce() throws Exception {
+        String bootstrap = SharedStack.get().kafka().bootstrapServers();
+        String source = SharedStack.uniqueName("profiles");
+        CompactedTopic.create(source, 2);
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(bootstrap)) {
+            for (int i = 0; i < 6_000; i++) {
+                ArchiveRecord r = TestRecords.record(source, i % 2, i, TestRecords.Timestamps.IN_ORDER);
+                r.setKey(("key-" + i % 200).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                producer.send(TestRecords.toProducerRecord(r));
+            }
+        }
+        RestoreITCase.Archived archived = RestoreITCase.archiveTopic(source, List.of(), Map.of("sink.roll.max-part-size", "16 kb"));
+        Map<Integer, List<String>> truth = archivedRecords(archived.config(), source);
+        int total = truth.values().stream().mapToInt(List::size).sum();
+        String target = source + "-restored";
+        createCompacted(target, 2);
+        String rename = source + "=" + target;
+
+        // a first start, cancelled once several of its checkpoints have committed; small producer batches, so
+        // that the target's segments roll (on the records' timestamps) and the cleaner has segments to clean
+        Map<String, String> often = new HashMap<>(archived.config().toMap());
+        often.put("checkpoint.interval", "100 ms");
+        often.put("parallelism", "1");
+        often.put("kafka.properties.batch.size", "2048");
+        ArchiverConfig config = ArchiverConfig.of(often);
+        RestoreSelection selection = RestoreSelection.parse(source, rename, null);
+        RestorePlan plan = RestorePlan.of(config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(config)));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(config));
+        RestoreJob.build(env, config, plan, selection, false, new PrintWriter(System.out));
+        JobClient job = env.executeAsync("restore into a compacted topic");
+        Await.until("the restore's first commit", Duration.ofMinutes(2), () -> !KafkaTopicReader.readAll(bootstrap, target).isEmpty());
+        cancel(job);
+        // the cancelled start left its last transaction open, and the cleaner stops below an open transaction:
+        // it ends as it would when transaction.timeout.ms passed
+        abortOpenTransactions(target);
+        int written = KafkaTopicReader.readAll(bootstrap, target).size();
+        awaitCleaned(target, written);
+
+        Cli.Result again = Cli.run(config, "restore", "--topics", source, "--rename", rename);
+        assertThat(again.code()).as(again.out()).isZero();
+        awaitCleaned(target, total);
+        Map<Integer, List<String>> afterSecond = byPartition(KafkaTopicReader.readAll(bootstrap, target));
+        assertCompactedOnce(truth, afterSecond);
+
+        Cli.Result third = Cli.run(config, "restore", "--topics", source, "--rename", rename);
+        assertThat(third.code()).as(third.out()).isZero();
+        assertThat(third.out()).contains("records already restored into " + target);
+        assertThat(byPartition(KafkaTopicReader.readAll(bootstrap, target))).as("a third start writes nothing").isEqualTo(afterSecond);
+
+        Cli.Result verified = Cli.run(config, "restore", "--topics", source, "--rename", rename, "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("compaction: ").contains("Restore verified");
+    }
+
+    @Test
+    void aRestoreRunAgainAfterRetentionDeletedTheTargetsFirstRecordsWritesNothingAndVerifiesWhatRetentionLeft() throws Exception {
+        RestoreITCase.Archived archived = RestoreITCase.archive("restore-retention", 900);
+        String target = archived.topic() + "-kept";
+        SharedStack.get().kafka().createTopic(target, 3);
+        String rename = archived.topic() + "=" + target;
+        assertThat(Cli.run(archived.config(), "restore", "--rename", rename).code()).isZero();
+        assertThat(committed(target, 900)).hasSize(900);
+
+        Map<TopicPartition, RecordsToDelete> segments = new HashMap<>();
+        for (int p = 0; p < 3; p++) {
+            segments.put(new TopicPartition(target, p), RecordsToDelete.beforeOffset(100));
+        }
+        try (Admin admin = SharedStack.get().kafka().admin()) {
+            admin.deleteRecords(segments).all().get(30, TimeUnit.SECONDS);
+        }
+        List<ArchiveRecord> left = KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target);
+        assertThat(left).hasSizeLessThan(900);
+
+        Cli.Result again = Cli.run(archived.config(), "restore", "--rename", rename);
+        assertThat(again.code()).as(again.out()).isZero();
+        assertThat(again.out()).contains(archived.topic() + "-0: 300 records already restored");
+        assertThat(byPartition(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)))
+                .as("nothing written again").isEqualTo(byPartition(left));
+        Cli.Result verified = Cli.run(archived.config(), "restore", "--rename", rename, "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("retention (log start 100)");
+    }
+
+    @Test
+    void aLaterUntilOnTimestampsOutOfOffsetOrderWritesEachNewlySelectedRecordOnceAfterTheFirstRunsRecords() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("restore-late-clocks");
+        stack.kafka().createTopic(topic, 3);
+        List<ArchiveRecord> records = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            for (int i = 0; i < 1_800; i++) {
+                ArchiveRecord r = TestRecords.record(topic, i % 3, i, TestRecords.Timestamps.OUT_OF_ORDER);
+                producer.send(TestRecords.toProducerRecord(r));
+                records.add(r);
+            }
+        }
+        RestoreITCase.Archived archived = RestoreITCase.archiveTopic(topic, records, Map.of());
+        String target = topic + "-t";
+        String rename = topic + "=" + target;
+        long[] stamps = records.stream().mapToLong(ArchiveRecord::getTimestamp).sorted().toArray();
+        Instant until = Instant.ofEpochMilli(stamps[stamps.length / 2]);
+
+        Cli.Result first = Cli.run(archived.config(), "restore", "--rename", rename, "--create-topics", "--until", until.toString());
+        assertThat(first.code()).as(first.out()).isZero();
+        Cli.Result later = Cli.run(archived.config(), "restore", "--rename", rename, "--until", Instant.ofEpochMilli(stamps[stamps.length - 1])
+                .plus(Duration.ofDays(1)).toString());
+        assertThat(later.code()).as(later.out()).isZero();
+        assertThat(later.out()).contains("earlier runs selected --until " + until);
+
+        Map<Integer, List<String>> expected = new TreeMap<>();
+        Map<Integer, List<String>> firstRun = byPartition(records.stream().filter(r -> r.getTimestamp() <= until.toEpochMilli()).toList());
+        Map<Integer, List<String>> secondRun = byPartition(records.stream().filter(r -> r.getTimestamp() > until.toEpochMilli()).toList());
+        for (int p = 0; p < 3; p++) {
+            List<String> inOrder = new ArrayList<>(firstRun.getOrDefault(p, List.of()));
+            inOrder.addAll(secondRun.getOrDefault(p, List.of()));
+            expected.put(p, inOrder);
+        }
+        assertThat(byPartition(committed(target, records.size()))).as("each record once: the first run's, then those newly selected")
+                .isEqualTo(expected);
+        Cli.Result verified = Cli.run(archived.config(), "restore", "--rename", rename, "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+        assertThat(verified.out()).contains("(" + records.size() + " records)");
+    }
+
+    @Test
+    void aRestoreLongerThanTheBrokersTransactionMaximumKeepsEachTransactionWithinIt() throws Exception {
+        RestoreITCase.Archived archived = RestoreITCase.archive("restore-short-transactions", 30_000, 2_048);
+        try (EmbeddedKafka small = EmbeddedKafka.start(null, Map.of("transaction.max.timeout.ms", "2000",
+                "transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"))) {
+            small.createTopic(archived.topic(), 3);
+            Map<String, String> settings = new HashMap<>(archived.config().toMap());
+            settings.put("kafka.bootstrap.servers", small.bootstrapServers());
+            settings.put("restart.strategy", "none");
+            settings.put("fencing.lease-timeout", "1 min");
+            settings.put("checkpoint.interval", "2 s");
+            Cli.Result refused = Cli.run(ArchiverConfig.of(settings), "restore");
+            assertThat(refused.code()).as(refused.out()).isEqualTo(2);
+            assertThat(refused.out()).contains("checkpoint.interval (2000 ms) is too long").contains("transaction.max.timeout.ms (2000 ms)");
+
+            settings.put("checkpoint.interval", "500 ms");
+            long began = System.nanoTime();
+            Cli.Result restored = Cli.run(ArchiverConfig.of(settings), "restore");
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+            assertThat(restored.code()).as(restored.out()).isZero();
+            System.out.printf("restore of %d records took %d ms against a transaction maximum of 2000 ms%n", archived.records().size(), tookMs);
+            assertThat(tookMs).as("the restore outlasts one transaction's maximum").isGreaterThan(2_000);
+            assertThat(byPartition(KafkaTopicReader.readAll(small.bootstrapServers(), archived.topic())))
+                    .isEqualTo(byPartition(archived.records()));
+        }
+    }
+
+    /** Per partition, the archived records in offset order as {@link RestoreITCase#byPartition} shows them. */
+    private static Map<Integer, List<String>> archivedRecords(ArchiverConfig config, String topic) throws Exception {
+        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
+        RestoreSelection all = RestoreSelection.parse(topic, null, null);
+        List<ArchiveRecord> records = new ArrayList<>();
+        for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : RestorePlan.of(config.sinkPath(), all, reader).partitions().entrySet()) {
+            UnitRecords.readPartition(reader, e.getKey().partition(), e.getValue(), all, records::add);
+        }
+        return byPartition(records);
+    }
+
+    /**
+     * What compaction may leave of records written once each in order: per partition a subsequence of them (a
+     * record written twice would follow the last one) holding the last record of every key.
+     */
+    private static void assertCompactedOnce(Map<Integer, List<String>> written, Map<Integer, List<String>> target) {
+        assertThat(target.keySet()).isSubsetOf(written.keySet());
+        written.forEach((partition, records) -> {
+            List<String> left = target.getOrDefault(partition, List.of());
+            int at = 0;
+            for (String r : left) {
+                while (at < records.size() && !records.get(at).equals(r)) {
+                    at++;
+                }
+                assertThat(at).as("partition %d: %s restored once, in order", partition, r).isLessThan(records.size());
+                at++;
+            }
+            Map<String, String> lastOfKey = new HashMap<>();
+            records.forEach(r -> lastOfKey.put(keyOf(r), r));
+            assertThat(left).as("partition %d keeps the last record of every key", partition).containsAll(lastOfKey.values());
+        });
+    }
+
+    private static String keyOf(String shown) {
+        return shown.split("\\|", -1)[1];
+    }
+
+    private static void createCompacted(String topic, int partitions) throws Exception {
+        try (Admin admin = SharedStack.get().kafka().admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(Map.of("cleanup.policy", "compact",
+                    "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0",
+                    "delete.retention.ms", "86400000")))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Waits (a minute at most) until the log cleaner removed some of the {@code written} records of {@code topic};
+     * the cleaner cleans rolled segments only, so it may leave a small restore alone: what follows holds either way.
+     */
+    private static void awaitCleaned(String topic, int written) throws Exception {
+        String bootstrap = SharedStack.get().kafka().bootstrapServers();
+        try {
+            Await.until("the cleaner compacting " + topic, Duration.ofMinutes(1), () -> KafkaTopicReader.readAll(bootstrap, topic).size() < written);
+        } catch (AssertionError notYet) {
+            // compared below either way
+        }
+        System.out.printf("%s: %d of %d written records left by the cleaner%n", topic, KafkaTopicReader.readAll(bootstrap, topic).size(), written);
+    }
+
+    private static void abortOpenTransactions(String topic) throws Exception {
+        try (Admin admin = SharedStack.get().kafka().admin()) {
+            List<String> open = admin.listTransactions().all().get(30, TimeUnit.SECONDS).stream()
+                    .filter(t -> t.state() == org.apache.kafka.clients.admin.TransactionState.ONGOING)
+                    .map(org.apache.kafka.clients.admin.TransactionListing::transactionalId).toList();
+            List<String> ours = new ArrayList<>();
+            admin.describeTransactions(open).all().get(30, TimeUnit.SECONDS).forEach((id, d) -> {
+                if (d.topicPartitions().stream().anyMatch(tp -> tp.topic().equals(topic))) {
+                    ours.add(id);
+                }
+            });
+            admin.fenceProducers(ours).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void cancel(JobClient job) throws Exception {
+        try {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        } catch (ExecutionException finishedFirst) {
+            assertThat(finishedFirst).hasMessageContaining("FINISHED");
+        }
+    }
+}
