@@ -31,12 +31,14 @@ class RestoreSelectionTest {
     }
 
     @Test
-    void aLaterUpperBoundKeepsTheRestoresIdentityALowerBoundChangesIt() {
+    void offsetRangesAndTimeWindowsKeepTheRestoresIdentityPartitionsChangeIt() {
         RestoreSelection first = RestoreSelection.parse("orders", null, null, null, "100-199", null, "2026-11-30T10:00:00Z");
         RestoreSelection extended = RestoreSelection.parse("orders", null, null, null, "100-", null, null);
-        RestoreSelection next = RestoreSelection.parse("orders", null, null, null, "200-299", null, null);
+        RestoreSelection next = RestoreSelection.parse("orders", null, null, null, "200-299", "2026-11-29T10:00:00Z", null);
+        RestoreSelection onePartition = RestoreSelection.parse("orders", null, "1", null, "200-299", null, null);
         assertThat(extended.identity()).isEqualTo(first.identity());
-        assertThat(next.identity()).isNotEqualTo(first.identity());
+        assertThat(next.identity()).isEqualTo(first.identity());
+        assertThat(onePartition.identity()).isNotEqualTo(first.identity());
         assertThat(RestoreSelection.parse("orders", "x=y", null).identity())
                 .as("unchanged for restores without the newer limits").isEqualTo("[orders]|{x=y}");
     }
