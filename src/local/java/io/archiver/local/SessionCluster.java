@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -338,6 +340,30 @@ public final class SessionCluster {
     public int registeredTaskManagers() throws IOException {
         Matcher m = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)").matcher(get("/overview"));
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /** The resource ids of the TaskManagers registered with the JobManager now. */
+    public Set<String> taskManagerIds() throws IOException {
+        Set<String> ids = new TreeSet<>();
+        Matcher m = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"").matcher(get("/taskmanagers"));
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+
+    /**
+     * Waits until a TaskManager that is not one of {@code before} registers: a TaskManager killed a moment before
+     * may drop out meanwhile (its heartbeat times out), so a count would not do. Returns the ids registered then.
+     */
+    public Set<String> awaitNewTaskManager(Set<String> before, Duration timeout) throws Exception {
+        Set<String> now = new TreeSet<>();
+        awaitTrue(timeout, () -> {
+            now.clear();
+            now.addAll(taskManagerIds());
+            return !before.containsAll(now);
+        }, "a new TaskManager registered (besides " + before + ")");
+        return now;
     }
 
     public void awaitTaskManagers(int count, Duration timeout) throws Exception {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,11 +68,11 @@ public final class SessionClusterMain {
 
     private static void startTaskManager(Path work) throws Exception {
         SessionCluster cluster = SessionCluster.reopen(LIB, PLUGINS, work);
-        int registered = cluster.registeredTaskManagers();
+        Set<String> before = cluster.taskManagerIds();
         Process tm = cluster.startTaskManager();
-        cluster.awaitTaskManagers(registered + 1, Duration.ofMinutes(2));
+        Set<String> now = cluster.awaitNewTaskManager(before, Duration.ofMinutes(2));
         Files.writeString(work.resolve("pids"), tm.pid() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        System.out.println("TaskManager started (pid " + tm.pid() + "); " + (registered + 1) + " TaskManagers registered.");
+        System.out.println("TaskManager started (pid " + tm.pid() + "); " + now.size() + " TaskManagers registered.");
     }
 
     private static void stopTaskManager(Path work, long pid) throws Exception {

@@ -217,8 +217,9 @@ public final class ArchiverOptions {
                             "per-partition: topic=<t>/partition=<p>/<time folders>/, every checkpoint writes a file per partition and time "
                                     + "folder that received records. per-topic: topic=<t>/<time folders>/, a file per sink subtask, topic and time "
                                     + "folder, whatever the number of partitions, its rows grouped by partition in offset order and its row groups "
-                                    + "ending at partition boundaries (Parquet only; repair does not handle it yet). Choose per-topic for many "
-                                    + "partitions or short checkpoint intervals; the layout of an archive must not change.");
+                                    + "ending at partition boundaries (Parquet only). Choose per-topic for many partitions or short checkpoint "
+                                    + "intervals. An archive may hold both (the layout may change at a restore or a start without state); "
+                                    + "audit, repair and restore read both.");
 
     public static final ConfigOption<String> SINK_PART_PREFIX =
             key("sink.part-prefix")

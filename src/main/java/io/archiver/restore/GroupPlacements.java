@@ -213,8 +213,12 @@ public final class GroupPlacements {
             }
             RestoreLedger.settle(admin, written.keySet());
             Map<Kth, Long> afterRecord = afterRecords(config, admin, starts, wanted, written);
+            realign(config, admin, plan, progress, wanted, afterRecord, out);
+            Map<TopicPartition, Long> logStarts = logStarts(admin, written.keySet());
             for (Placement p : placements) {
-                long offset = p.before() == 0 ? start(starts, p.target()) : afterRecord.get(new Kth(p.target(), p.before()));
+                // a group placed before what retention deleted resumes at the log start, as a consumer there would
+                long offset = Math.max(logStarts.get(p.target()),
+                        p.before() == 0 ? start(starts, p.target()) : afterRecord.get(new Kth(p.target(), p.before())));
                 commits.computeIfAbsent(p.group(), g -> new TreeMap<>(BY_PARTITION)).put(p.target(), new OffsetAndMetadata(offset));
             }
             Map<String, ConsumerGroupDescription> groups =
@@ -251,7 +255,9 @@ public final class GroupPlacements {
         }
         Map<TopicPartition, Long> stable = LastStableOffsets.of(admin, wanted.keySet(), TIMEOUT);
         Map<TopicPartition, LogScanner.Range> ranges = new HashMap<>();
-        wanted.keySet().forEach(tp -> ranges.put(tp, new LogScanner.Range(start(starts, tp), stable.get(tp), stable.get(tp))));
+        Map<TopicPartition, Long> logStarts = logStarts(admin, wanted.keySet());
+        wanted.keySet().forEach(tp -> ranges.put(tp, new LogScanner.Range(Math.max(start(starts, tp), logStarts.get(tp)), stable.get(tp),
+                stable.get(tp))));
         Map<TopicPartition, Long> counted = new HashMap<>();
         try (LogScanner scanner = new LogScanner(config.kafkaClientProperties(), IsolationLevel.READ_COMMITTED, 1 << 20, TIMEOUT)) {
             scanner.scan(ranges, new LogScanner.Visitor() {
@@ -267,22 +273,47 @@ public final class GroupPlacements {
                 public void done(TopicPartition tp, long firstBeyond) {}
             }, line -> {});
         }
-        wanted.keySet().forEach(tp -> {
-            long holds = counted.getOrDefault(tp, 0L);
-            if (holds != written.get(tp)) {
-                throw new ConfigException("Cannot place consumer groups in " + tp + ": it holds " + holds + " records from where the restore "
-                        + "began, the restore wrote " + written.get(tp) + (holds < written.get(tp) ? " (the topic's cleanup.policy removed some)"
-                        : " (someone else wrote into it)") + ", so the record after which a group resumes cannot be found by counting. "
-                        + "Run the restore with --consumer-groups right after it writes, or commit the groups' offsets by hand.");
-            }
-        });
         wanted.forEach((tp, counts) -> counts.forEach(k -> {
+            if (counted.getOrDefault(tp, 0L) != written.get(tp).longValue()) {
+                return; // the target's settings removed records: placed by realign
+            }
             if (!found.containsKey(new Kth(tp, k))) {
                 throw new IllegalStateException("Cannot place consumer groups in " + tp + ": it holds " + counted.getOrDefault(tp, 0L)
                         + " records of this restore, " + k + " expected. Run the restore again to complete it.");
             }
         }));
         return found;
+    }
+
+    /**
+     * The places in target partitions that no longer hold every record the restore wrote (compaction, retention),
+     * so that counting did not find them: found by walking what was written alongside what the target holds
+     * ({@link RestoreVerifier#resumeOffsets}); refused when the target holds something its settings do not explain.
+     */
+    private void realign(ArchiverConfig config, Admin admin, RestorePlan plan, RestoreProgress progress, Map<TopicPartition, Set<Long>> wanted,
+            Map<Kth, Long> found, PrintWriter out) throws Exception {
+        RestoreVerifier verifier = new RestoreVerifier(config, new ArchiveFileReader(io.archiver.record.PayloadFormats.of(config)));
+        for (Placement p : placements) {
+            Set<Long> counts = wanted.getOrDefault(p.target(), Set.of());
+            if (counts.stream().allMatch(k -> found.containsKey(new Kth(p.target(), k)))) {
+                continue;
+            }
+            // position k (from 0) is the first record a group that read k records has not read
+            Map<Long, Long> resume = verifier.resumeOffsets(admin, p.archived(), p.target(), plan.partitions().get(p.archived()),
+                    progress.history(p.archived()), counts, out).orElseThrow(() -> new ConfigException("Cannot place consumer groups in "
+                            + p.target() + ": it does not hold what the restore wrote there as its cleanup.policy allows. Run the "
+                            + "same restore with --verify to see what differs."));
+            resume.forEach((k, offset) -> found.put(new Kth(p.target(), k), offset));
+        }
+    }
+
+    /** Where the partitions' logs start now (retention may have moved them past where the restore began). */
+    private static Map<TopicPartition, Long> logStarts(Admin admin, Set<TopicPartition> partitions) throws Exception {
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> earliest = new HashMap<>();
+        partitions.forEach(tp -> earliest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest()));
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        admin.listOffsets(earliest).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((tp, info) -> starts.put(tp, info.offset()));
+        return starts;
     }
 
     /** The k-th record (from 1) this restore wrote to a target partition. */

@@ -43,6 +43,12 @@ public record RestoreHistory(String targetTopicId, Map<String, Long> starts, Lis
             return r.getOffset() <= through && selects(r);
         }
 
+        /** The records this run selects, as a selection of the partition it is kept for. */
+        RestoreSelection selection() {
+            return new RestoreSelection(java.util.Set.of(), null, java.util.Set.of(), Map.of(), from, to,
+                    since == null ? null : java.time.Instant.ofEpochMilli(since), until == null ? null : java.time.Instant.ofEpochMilli(until), false);
+        }
+
         boolean sameSelection(Run other) {
             return from == other.from && to == other.to && java.util.Objects.equals(since, other.since)
                     && java.util.Objects.equals(until, other.until);

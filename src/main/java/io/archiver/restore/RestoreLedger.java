@@ -97,7 +97,10 @@ public final class RestoreLedger {
     static Map<String, RestoreHistory> openForWriting(ArchiverConfig config, Admin admin, Collection<TopicPartition> targets)
             throws Exception {
         String topic = config.get(RESTORE_LEDGER_TOPIC);
+        LedgerIdentity identity = LedgerIdentity.of(config.sinkPath(), admin, topic);
+        identity.check(LedgerIdentity.topicId(admin, topic));
         ensureTopic(config, admin, topic);
+        identity.record(LedgerIdentity.topicId(admin, topic).orElseThrow());
         abortOpenTransactions(admin, targets);
         return read(config, admin, topic);
     }
@@ -105,10 +108,9 @@ public final class RestoreLedger {
     /** For verification and consumer groups: the latest entry of each key of this archive, once the ledger is settled. */
     static Map<String, RestoreHistory> openForReading(ArchiverConfig config, Admin admin) throws Exception {
         String topic = config.get(RESTORE_LEDGER_TOPIC);
-        if (!admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).contains(topic)) {
-            return Map.of();
-        }
-        return read(config, admin, topic);
+        Optional<String> id = LedgerIdentity.topicId(admin, topic);
+        LedgerIdentity.of(config.sinkPath(), admin, topic).check(id);
+        return id.isEmpty() ? Map.of() : read(config, admin, topic);
     }
 
     private static void ensureTopic(ArchiverConfig config, Admin admin, String topic) throws Exception {

@@ -28,7 +28,9 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -85,13 +87,44 @@ public final class RestoreVerifier {
         this.reader = reader;
     }
 
+    /** The target partitions as a comparison needs them: where reading ends, where their logs start, their topics' settings. */
+    record TargetState(Map<TopicPartition, Long> stable, Map<TopicPartition, Long> logStarts, Map<String, Config> settings) {
+
+        /** Once every transaction on {@code targets} is decided. */
+        static TargetState of(Admin admin, Set<TopicPartition> targets) throws Exception {
+            Map<TopicPartition, Long> stable = RestoreLedger.settle(admin, targets);
+            Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+            targets.forEach(tp -> earliest.put(tp, OffsetSpec.earliest()));
+            Map<TopicPartition, Long> logStarts = new HashMap<>();
+            admin.listOffsets(earliest).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((tp, info) -> logStarts.put(tp, info.offset()));
+            List<ConfigResource> topics = targets.stream().map(TopicPartition::topic).distinct()
+                    .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+            Map<String, Config> settings = new HashMap<>();
+            admin.describeConfigs(topics).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((r, c) -> settings.put(r.name(), c));
+            return new TargetState(stable, logStarts, settings);
+        }
+
+        /** The rules for {@code target}, into which the first restore began writing at {@code start}. */
+        TargetRules rules(TopicPartition target, long start) {
+            Config c = settings.get(target.topic());
+            return new TargetRules(value(c, "cleanup.policy", "delete").contains("compact"),
+                    Long.parseLong(value(c, "delete.retention.ms", "86400000")), logStarts.get(target), start);
+        }
+
+        long start(TopicPartition target, RestoreHistory history) {
+            return history == null ? stable.get(target) : history.starts().getOrDefault(target.toString(), stable.get(target));
+        }
+
+        private static String value(Config config, String name, String otherwise) {
+            ConfigEntry entry = config == null ? null : config.get(name);
+            return entry == null || entry.value() == null ? otherwise : entry.value();
+        }
+    }
+
     /** Compares every partition of {@code plan}; prints a line per partition and a verdict; true when all match. */
     public boolean verify(RestorePlan plan, RestoreSelection selection, PrintWriter out) throws Exception {
         RestoreProgress progress;
-        Map<TopicPartition, Long> stable;
-        Map<TopicPartition, Long> logStarts = new HashMap<>();
-        Map<String, Config> settings;
-        Set<TopicPartition> targets = new HashSet<>();
+        TargetState state;
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
             progress = RestoreProgress.forReading(config, admin, plan, selection);
             if (!progress.anyRun()) {
@@ -101,15 +134,9 @@ public final class RestoreVerifier {
             if (selection.repartition()) {
                 return verifyKeyed(admin, plan, selection, progress, out);
             }
+            Set<TopicPartition> targets = new HashSet<>();
             plan.partitions().keySet().forEach(tp -> targets.add(target(selection, tp)));
-            stable = RestoreLedger.settle(admin, targets);
-            Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
-            targets.forEach(tp -> earliest.put(tp, OffsetSpec.earliest()));
-            admin.listOffsets(earliest).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((tp, info) -> logStarts.put(tp, info.offset()));
-            List<ConfigResource> topics = targets.stream().map(TopicPartition::topic).distinct()
-                    .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-            settings = new HashMap<>();
-            admin.describeConfigs(topics).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).forEach((r, c) -> settings.put(r.name(), c));
+            state = TargetState.of(admin, targets);
         }
         out.printf("%-28s %-28s %10s %10s %9s %8s %8s  %s%n", "archived partition", "restored to", "archived", "matched", "differing",
                 "missing", "extra", "rule");
@@ -119,13 +146,10 @@ public final class RestoreVerifier {
             for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : plan.partitions().entrySet()) {
                 TopicPartition target = target(selection, e.getKey());
                 RestoreHistory history = progress.history(e.getKey());
-                long start = history == null ? stable.get(target) : history.starts().getOrDefault(target.toString(), stable.get(target));
-                Config c = settings.get(target.topic());
-                TargetRules rules = new TargetRules(value(c, "cleanup.policy", "delete").contains("compact"),
-                        Long.parseLong(value(c, "delete.retention.ms", "86400000")), logStarts.get(target), start);
+                TargetRules rules = state.rules(target, state.start(target, history));
                 long[] gone = new long[3];
-                PartitionCheck check = compare(consumer, e.getKey(), target, rules, stable.get(target), e.getValue(), selection,
-                        history, gone, out);
+                PartitionCheck check = compare(consumer, e.getKey(), target, rules, state.stable().get(target), e.getValue(), selection,
+                        history, gone, null, out);
                 out.printf("%-28s %-28s %10d %10d %9d %8d %8d  %s%s%n", check.archived(), check.target(), check.archivedRecords(),
                         check.matched(), check.differing(), check.missing(), check.extra(), rules.describe(gone),
                         check.brokerTimestamps() == 0 ? "" : " (" + check.brokerTimestamps() + " timestamps set by the broker: LogAppendTime)");
@@ -136,9 +160,28 @@ public final class RestoreVerifier {
         return verdict(clean, matched, "in its target partition once, in order", out);
     }
 
-    private static String value(Config config, String name, String otherwise) {
-        ConfigEntry entry = config == null ? null : config.get(name);
-        return entry == null || entry.value() == null ? otherwise : entry.value();
+    /**
+     * Where consumer groups resume in a target whose own settings removed records the restore wrote (so that
+     * counting the records it holds cannot find them): for each wanted count k, the offset of the first record the
+     * target still holds among those written after the first k (the end of what was written when it holds none).
+     * Empty when the target partition does not hold what the rules allow (see {@link #verify}).
+     */
+    Optional<Map<Long, Long>> resumeOffsets(Admin admin, TopicPartition archived, TopicPartition target, List<RestorePlan.PlannedFile> files,
+            RestoreHistory history, Set<Long> wanted, PrintWriter out) throws Exception {
+        TargetState state = TargetState.of(admin, Set.of(target));
+        long end = state.stable().get(target);
+        TreeMap<Long, Long> places = new TreeMap<>();
+        wanted.forEach(k -> places.put(k, null));
+        PartitionCheck check;
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            check = compare(consumer, archived, target, state.rules(target, state.start(target, history)), end, files,
+                    history.runs().get(history.runs().size() - 1).selection(), history, new long[3], places, out);
+        }
+        if (!check.clean()) {
+            return Optional.empty();
+        }
+        places.replaceAll((k, offset) -> offset == null ? end : offset);
+        return Optional.of(places);
     }
 
     /** {@link #verify} of a re-partitioned restore ({@link KeyedRestoreCheck}). */
@@ -192,7 +235,7 @@ public final class RestoreVerifier {
      */
     private PartitionCheck compare(KafkaConsumer<byte[], byte[]> consumer, TopicPartition archived, TopicPartition target,
             TargetRules rules, long end, List<RestorePlan.PlannedFile> files, RestoreSelection selection, RestoreHistory history,
-            long[] gone, PrintWriter out) throws IOException {
+            long[] gone, TreeMap<Long, Long> places, PrintWriter out) throws IOException {
         TargetRecords actual = new TargetRecords(consumer, target, Math.max(rules.restoreStart(), rules.logStart()), end);
         long[] n = new long[6]; // archived, matched, differing, missing, extra, broker timestamps
         List<RestoreHistory.Run> runs = history == null ? List.of() : history.runs();
@@ -210,6 +253,10 @@ public final class RestoreVerifier {
             if (k != null && (difference.isEmpty() || brokerTime)) {
                 actual.next();
                 matchedAny[0] = true;
+                if (places != null) {
+                    // every wanted count up to this record's position resumes here (the records between are gone)
+                    places.headMap(at, true).replaceAll((wantedK, offset) -> offset == null ? k.offset() : offset);
+                }
                 n[1] += selected ? 1 : 0;
                 n[5] += selected && brokerTime ? 1 : 0;
             } else if (rules.retention() && !matchedAny[0]) {

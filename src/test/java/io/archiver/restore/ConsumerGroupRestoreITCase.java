@@ -15,6 +15,7 @@ import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -42,8 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A consumer group half-way through a topic; the topic archived (with the group's offsets and the topic's
  * settings), deleted, and restored by {@code restore --create-topics --consumer-groups}: the topic comes back
  * with its partitions and settings, and the group, reading on, gets exactly the records it had not processed,
- * in order: none twice, none missing, in a partition it had finished, at its start, and in the middle. The
- * topic is transactional with aborted transactions, so archived offsets and restored offsets differ.
+ * in order: none twice, none missing, in a partition it had finished, at its start, and in the middle; also when
+ * the restore is run again after retention deleted the restored topic's first records. The topic is transactional
+ * with aborted transactions, so archived offsets and restored offsets differ.
  */
 @ExtendWith(SharedStack.class)
 class ConsumerGroupRestoreITCase {
@@ -116,6 +118,18 @@ class ConsumerGroupRestoreITCase {
                 partition.add(Arrays.toString(r.getKey()) + "|" + Arrays.toString(r.getValue()));
             }
         }
+        assertThat(readOn(bootstrap, group, topic, (int) unprocessed)).isEqualTo(expected);
+
+        // retention deletes the restored topic's first records, below the group in partition 0 and everything the group
+        // had finished in partition 2: the same restore run again writes nothing and places the group where it was,
+        // found by walking what was written alongside what is left, not by counting
+        try (Admin admin = stack.kafka().admin()) {
+            admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(50),
+                    new TopicPartition(topic, 2), RecordsToDelete.beforeOffset(100))).all().get(30, TimeUnit.SECONDS);
+        }
+        Cli.Result again = Cli.run(config, "restore", "--consumer-groups", group);
+        assertThat(again.code()).as(again.out()).isZero();
+        assertThat(again.out()).contains("records already restored into " + topic);
         assertThat(readOn(bootstrap, group, topic, (int) unprocessed)).isEqualTo(expected);
     }
 

@@ -7,7 +7,6 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
-import io.archiver.testutils.CompactedTopic;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -23,9 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,27 +52,31 @@ class RestoreAgainITCase {
     void aRestoreCancelledAfterSeveralCommitsIntoACompactedTargetAndStartedAgainAfterTheCleanerRanWritesEachRecordOnce() throws Exception {
         String bootstrap = SharedStack.get().kafka().bootstrapServers();
         String source = SharedStack.uniqueName("profiles");
-        CompactedTopic.create(source, 2);
+        SharedStack.get().kafka().createTopic(source, 2);
         try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(bootstrap)) {
-            for (int i = 0; i < 6_000; i++) {
+            for (int i = 0; i < 20_000; i++) {
                 ArchiveRecord r = TestRecords.record(source, i % 2, i, TestRecords.Timestamps.IN_ORDER);
-                r.setKey(("key-" + i % 200).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                r.setKey(("key-" + i % 200).getBytes(StandardCharsets.UTF_8));
+                if (r.getValue() != null) {
+                    r.setValue(Arrays.copyOf(r.getValue(), 1_024));
+                }
                 producer.send(TestRecords.toProducerRecord(r));
             }
         }
-        RestoreITCase.Archived archived = RestoreITCase.archiveTopic(source, List.of(), Map.of("sink.roll.max-part-size", "16 kb"));
+        RestoreITCase.Archived archived = RestoreITCase.archiveTopic(source, List.of(), Map.of("sink.roll.max-part-size", "256 kb"));
         Map<Integer, List<String>> truth = archivedRecords(archived.config(), source);
         int total = truth.values().stream().mapToInt(List::size).sum();
         String target = source + "-restored";
         createCompacted(target, 2);
         String rename = source + "=" + target;
 
-        // a first start, cancelled once several of its checkpoints have committed; small producer batches, so
-        // that the target's segments roll (on the records' timestamps) and the cleaner has segments to clean
+        // a first start, cancelled once several of its checkpoints have committed (small batches, one request in
+        // flight: a restore slow enough to be cut mid-way)
         Map<String, String> often = new HashMap<>(archived.config().toMap());
         often.put("checkpoint.interval", "100 ms");
         often.put("parallelism", "1");
-        often.put("kafka.properties.batch.size", "2048");
+        often.put("kafka.properties.batch.size", "16384");
+        often.put("kafka.properties.max.in.flight.requests.per.connection", "1");
         ArchiverConfig config = ArchiverConfig.of(often);
         RestoreSelection selection = RestoreSelection.parse(source, rename, null);
         RestorePlan plan = RestorePlan.of(config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(config)));
@@ -79,27 +84,51 @@ class RestoreAgainITCase {
         RestoreJob.build(env, config, plan, selection, false, new PrintWriter(System.out));
         JobClient job = env.executeAsync("restore into a compacted topic");
         Await.until("the restore's first commit", Duration.ofMinutes(2), () -> !KafkaTopicReader.readAll(bootstrap, target).isEmpty());
+        long first = completedCheckpoints(job);
+        Await.until("three more checkpoints of the restore", Duration.ofMinutes(1), () -> completedCheckpoints(job) >= first + 3);
         cancel(job);
         // the cancelled start left its last transaction open, and the cleaner stops below an open transaction:
         // it ends as it would when transaction.timeout.ms passed
         abortOpenTransactions(target);
         int written = KafkaTopicReader.readAll(bootstrap, target).size();
+        System.out.printf("restore cancelled with %d of %d records committed%n", written, total);
+        assertThat(written).as("cancelled mid-way").isLessThan(total);
         awaitCleaned(target, written);
 
         Cli.Result again = Cli.run(config, "restore", "--topics", source, "--rename", rename);
         assertThat(again.code()).as(again.out()).isZero();
-        awaitCleaned(target, total);
+        assertThat(again.out()).contains("records already restored into " + target);
         Map<Integer, List<String>> afterSecond = byPartition(KafkaTopicReader.readAll(bootstrap, target));
         assertCompactedOnce(truth, afterSecond);
 
         Cli.Result third = Cli.run(config, "restore", "--topics", source, "--rename", rename);
         assertThat(third.code()).as(third.out()).isZero();
-        assertThat(third.out()).contains("records already restored into " + target);
         assertThat(byPartition(KafkaTopicReader.readAll(bootstrap, target))).as("a third start writes nothing").isEqualTo(afterSecond);
 
         Cli.Result verified = Cli.run(config, "restore", "--topics", source, "--rename", rename, "--verify");
         assertThat(verified.code()).as(verified.out()).isZero();
         assertThat(verified.out()).contains("compaction: ").contains("Restore verified");
+    }
+
+    @Test
+    void aLedgerTopicDeletedSinceARestoreIsRefusedInsteadOfWritingEverythingAgain() throws Exception {
+        RestoreITCase.Archived archived = RestoreITCase.archive("restore-ledger-gone", 90);
+        String target = archived.topic() + "-copy";
+        SharedStack.get().kafka().createTopic(target, 3);
+        String ledger = SharedStack.uniqueName("ledger");
+        Map<String, String> settings = new HashMap<>(archived.config().toMap());
+        settings.put("restore.ledger-topic", ledger);
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        assertThat(Cli.run(config, "restore", "--rename", archived.topic() + "=" + target).code()).isZero();
+        try (Admin admin = SharedStack.get().kafka().admin()) {
+            admin.deleteTopics(List.of(ledger)).all().get(30, TimeUnit.SECONDS);
+        }
+
+        Cli.Result again = Cli.run(config, "restore", "--rename", archived.topic() + "=" + target);
+
+        assertThat(again.code()).as(again.out()).isEqualTo(2);
+        assertThat(again.out()).contains("The restore ledger topic '" + ledger + "' is gone since restores of this archive recorded in it");
+        assertThat(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), target)).hasSize(90);
     }
 
     @Test
@@ -239,23 +268,21 @@ class RestoreAgainITCase {
     private static void createCompacted(String topic, int partitions) throws Exception {
         try (Admin admin = SharedStack.get().kafka().admin()) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(Map.of("cleanup.policy", "compact",
-                    "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0",
+                    "segment.bytes", "1048576", "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0",
                     "delete.retention.ms", "86400000")))).all().get(30, TimeUnit.SECONDS);
         }
     }
 
-    /**
-     * Waits (a minute at most) until the log cleaner removed some of the {@code written} records of {@code topic};
-     * the cleaner cleans rolled segments only, so it may leave a small restore alone: what follows holds either way.
-     */
+    /** Waits until the log cleaner removed some of the {@code written} records of {@code topic} (1 MB segments). */
     private static void awaitCleaned(String topic, int written) throws Exception {
         String bootstrap = SharedStack.get().kafka().bootstrapServers();
-        try {
-            Await.until("the cleaner compacting " + topic, Duration.ofMinutes(1), () -> KafkaTopicReader.readAll(bootstrap, topic).size() < written);
-        } catch (AssertionError notYet) {
-            // compared below either way
-        }
+        Await.until("the cleaner compacting " + topic, Duration.ofMinutes(1), () -> KafkaTopicReader.readAll(bootstrap, topic).size() < written);
         System.out.printf("%s: %d of %d written records left by the cleaner%n", topic, KafkaTopicReader.readAll(bootstrap, topic).size(), written);
+    }
+
+    private static long completedCheckpoints(JobClient job) throws Exception {
+        return SharedStack.get().miniCluster().getExecutionGraph(job.getJobID()).get(10, TimeUnit.SECONDS).getCheckpointStatsSnapshot()
+                .getCounts().getNumberOfCompletedCheckpoints();
     }
 
     private static void abortOpenTransactions(String topic) throws Exception {
