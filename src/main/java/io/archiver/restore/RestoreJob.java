@@ -96,7 +96,7 @@ public final class RestoreJob {
 
     /**
      * The job's Flink settings: the archiver's (restarts, parallelism, checkpoint storage), always streaming with
-     * exactly-once checkpoints every {@code checkpoint.interval}, also when the configuration is a batch
+     * unaligned exactly-once checkpoints every {@code checkpoint.interval}, also when the configuration is a batch
      * archiver's: without checkpoints the Kafka sink commits each subtask's records when its input ends, and a
      * failure after one subtask ended would write its records again.
      */
@@ -105,6 +105,11 @@ public final class RestoreJob {
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.get(CHECKPOINT_INTERVAL));
         conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+        // unaligned: the source hands out every file at once, and an aligned barrier would wait behind all of them,
+        // making the whole restore one transaction; unaligned, it overtakes them and each transaction spans about
+        // one interval (the files not read yet are kept in the checkpoint and read after a recovery)
+        conf.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
+        conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ZERO);
         return conf;
     }
 

@@ -2,7 +2,6 @@ package io.archiver.source;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
-import io.archiver.position.ArchiveOffsetsInitializer;
 import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 

@@ -1,4 +1,6 @@
-package io.archiver.position;
+package io.archiver.source;
+
+import io.archiver.position.PositionRecovery;
 
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
