@@ -7,6 +7,7 @@ import io.archiver.config.UserFacingError;
 import io.archiver.fs.IoThreads;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fs.ProbeFileSystems;
+import io.archiver.kafka.BootstrapAddresses;
 import io.archiver.kafka.TopicDescriptions;
 
 import org.apache.flink.configuration.Configuration;
@@ -61,6 +62,8 @@ public final class Preflight {
     private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
 
     private static final Pattern ERROR_CODE = Pattern.compile("Error Code: (\\w+)");
+    /** Per bootstrap address: a refused or unknown address is known at once, an unanswered one within this. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private final Duration timeout;
     private final Configuration fileSystems;
@@ -101,6 +104,9 @@ public final class Preflight {
 
     void checkKafka(ArchiverConfig config) {
         String servers = config.get(KAFKA_BOOTSTRAP_SERVERS);
+        BootstrapAddresses.noneReachable(servers, CONNECT_TIMEOUT).ifPresent(why -> {
+            throw new PreflightException("Cannot reach Kafka at '" + servers + "': " + why + ". Check '" + KAFKA_BOOTSTRAP_SERVERS.key() + "'.");
+        });
         Properties props = config.kafkaClientProperties();
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeout.toMillis()));
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(timeout.toMillis()));
