@@ -1,10 +1,10 @@
 package io.archiver.bench;
 
 import io.archiver.audit.ArchiveAuditor;
-import io.archiver.audit.ArchiveVerifier;
+import io.archiver.archive.ArchiveVerifier;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
-import io.archiver.audit.S3IncompleteUploads;
+import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;

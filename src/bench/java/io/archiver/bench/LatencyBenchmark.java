@@ -1,9 +1,9 @@
 package io.archiver.bench;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveScanner;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;

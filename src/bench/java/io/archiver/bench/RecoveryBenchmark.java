@@ -1,6 +1,6 @@
 package io.archiver.bench;
 
-import io.archiver.audit.ArchiveScanner;
+import io.archiver.archive.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;

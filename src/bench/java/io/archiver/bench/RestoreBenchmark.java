@@ -1,7 +1,7 @@
 package io.archiver.bench;
 
 import io.archiver.config.ArchiverConfig;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;

@@ -1,6 +1,6 @@
 package io.archiver.bench;
 
-import io.archiver.audit.ArchiveScanner;
+import io.archiver.archive.ArchiveScanner;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.position.MetadataObjects;

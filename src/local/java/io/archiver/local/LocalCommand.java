@@ -1,9 +1,9 @@
 package io.archiver.local;
 
-import io.archiver.audit.ArchiveVerifier;
-import io.archiver.audit.IncompleteUploads;
-import io.archiver.audit.PartitionReport;
-import io.archiver.audit.VerificationReport;
+import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.IncompleteUploads;
+import io.archiver.archive.PartitionReport;
+import io.archiver.archive.VerificationReport;
 import io.archiver.cli.ArchiverCli;
 import io.archiver.cli.ConfigArgs;
 import io.archiver.cli.DefaultLogging;

@@ -1,5 +1,13 @@
 package io.archiver.audit;
 
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveListing;
+import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.IncompleteUploads;
+import io.archiver.archive.OffsetRuns;
+import io.archiver.archive.PartitionReport;
+import io.archiver.archive.VerificationReport;
 import io.archiver.kafka.LogScanner;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;

@@ -1,5 +1,6 @@
 package io.archiver.audit;
 
+import io.archiver.archive.PartitionReport;
 import io.archiver.kafka.LogScanner;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;

@@ -1,5 +1,7 @@
 package io.archiver.audit;
 
+import io.archiver.archive.OffsetRuns;
+
 import java.util.Arrays;
 import java.util.BitSet;
 

@@ -1,5 +1,8 @@
 package io.archiver.audit;
 
+import io.archiver.archive.OffsetRuns;
+import io.archiver.archive.PartitionReport;
+
 import java.util.List;
 import java.util.Map;
 

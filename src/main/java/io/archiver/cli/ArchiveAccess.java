@@ -1,9 +1,9 @@
 package io.archiver.cli;
 
-import io.archiver.audit.ArchiveVerifier;
-import io.archiver.audit.IncompleteUploads;
+import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.IncompleteUploads;
 import io.archiver.audit.KafkaInspector;
-import io.archiver.audit.S3IncompleteUploads;
+import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.job.JobLauncher;

@@ -1,8 +1,8 @@
 package io.archiver.cli;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveScanner;
-import io.archiver.audit.IncompleteUploads;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.position.PositionStore;
 

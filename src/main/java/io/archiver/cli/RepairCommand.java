@@ -1,7 +1,7 @@
 package io.archiver.cli;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveScanner;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;

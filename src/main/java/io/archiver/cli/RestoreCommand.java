@@ -2,7 +2,7 @@ package io.archiver.cli;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.restore.GroupPlacements;

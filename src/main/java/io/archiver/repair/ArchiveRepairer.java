@@ -1,19 +1,19 @@
 package io.archiver.repair;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.config.ArchiveFormat;
+import io.archiver.archive.ArchiveFile;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.format.ArchiveLayout;
-import io.archiver.format.ArchiveWriters;
+import io.archiver.archive.ArchiveLayout;
+import io.archiver.archive.ArchiveFormats;
+import io.archiver.format.ArchiveFileFormat;
 import io.archiver.source.ArchiveRecordDeserializer;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -41,7 +41,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 
-import static io.archiver.config.ArchiverOptions.SINK_FORMAT;
 import static io.archiver.config.ArchiverOptions.SINK_LAYOUT;
 import static io.archiver.config.ArchiverOptions.SINK_PART_PREFIX;
 import static io.archiver.config.ArchiverOptions.SINK_TIME_PARTITIONING;
@@ -66,10 +65,8 @@ public final class ArchiveRepairer {
 
     private final ArchiverConfig config;
     private final ArchiveFileReader reader;
-    private final BulkWriter.Factory<ArchiveRecord> writers;
-    private final String suffix;
-    /** Writes the replacements of per-topic files (Parquet, rows grouped by partition). */
-    private final BulkWriter.Factory<ArchiveRecord> sharedWriters;
+    /** The format of files archived anew from Kafka; a rewritten file keeps its own. */
+    private final ArchiveFileFormat format;
     private final PrintWriter log;
     private long written;
     private long dropped;
@@ -78,10 +75,7 @@ public final class ArchiveRepairer {
     public ArchiveRepairer(ArchiverConfig config, PrintWriter log) {
         this.config = config;
         this.reader = new ArchiveFileReader(PayloadFormats.of(config));
-        this.writers = ArchiveWriters.of(config);
-        this.suffix = ArchiveWriters.suffix(config);
-        this.sharedWriters = ArchiveWriters.of(config.with(Map.of(
-                SINK_LAYOUT.key(), SinkLayout.PER_TOPIC.configName(), SINK_FORMAT.key(), ArchiveFormat.PARQUET.configName())));
+        this.format = ArchiveFormats.configured(config);
         this.log = log;
     }
 
@@ -198,7 +192,7 @@ public final class ArchiveRepairer {
                             public void collect(ArchiveRecord record) {
                                 String folder = config.sinkPath() + "/"
                                         + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, config.get(SINK_LAYOUT));
-                                write(byFolder.computeIfAbsent(folder, f -> new NewFile(f, writers, suffix)), record);
+                                write(byFolder.computeIfAbsent(folder, f -> new NewFile(f, format, config.get(SINK_LAYOUT))), record);
                             }
 
                             @Override
@@ -264,9 +258,9 @@ public final class ArchiveRepairer {
         }
         FileSystem fs = file.path().getFileSystem();
         if (!kept.isEmpty()) {
-            NewFile replacement = file.shared()
-                    ? new NewFile(file.path().getParent().toString(), sharedWriters, ArchiveLayout.suffix(ArchiveFormat.PARQUET, null))
-                    : new NewFile(file.path().getParent().toString(), writers, suffix);
+            ArchiveFileFormat itsFormat = ArchiveFormats.ofFile(file.path().getName()).orElseThrow();
+            NewFile replacement = new NewFile(file.path().getParent().toString(), itsFormat,
+                    file.shared() ? SinkLayout.PER_TOPIC : SinkLayout.PER_PARTITION);
             for (ArchiveRecord r : kept) {
                 replacement.add(r);
             }
@@ -306,9 +300,9 @@ public final class ArchiveRepairer {
         private BulkWriter<ArchiveRecord> writer;
         private int records;
 
-        NewFile(String folder, BulkWriter.Factory<ArchiveRecord> factory, String suffix) {
-            this.factory = factory;
-            String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + suffix;
+        NewFile(String folder, ArchiveFileFormat format, SinkLayout layout) {
+            this.factory = format.writer(config, layout);
+            String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + format.suffix(config);
             this.target = new Path(folder, name);
             this.hidden = new Path(folder, "." + name + ".inprogress");
         }

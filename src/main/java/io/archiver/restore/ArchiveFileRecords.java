@@ -1,6 +1,6 @@
 package io.archiver.restore;
 
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.fs.FileSystemContext;
 import io.archiver.fs.PoolThreads;
 import io.archiver.record.ArchiveRecord;

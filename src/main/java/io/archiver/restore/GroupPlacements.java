@@ -4,7 +4,7 @@ import io.archiver.capture.CaptureStore;
 import io.archiver.capture.GroupOffsets;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.LogScanner;
 import io.archiver.record.ArchiveRecord;

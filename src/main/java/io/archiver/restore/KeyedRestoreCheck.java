@@ -1,6 +1,6 @@
 package io.archiver.restore;
 
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,13 +1,13 @@
 package io.archiver.restore;
 
 import io.archiver.audit.ArchiveAuditor;
-import io.archiver.audit.ArchiveVerifier;
+import io.archiver.archive.ArchiveVerifier;
 import io.archiver.audit.AuditReport;
-import io.archiver.audit.IncompleteUploads;
+import io.archiver.archive.IncompleteUploads;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.audit.PartitionAudit;
-import io.archiver.audit.PartitionReport;
-import io.archiver.audit.VerificationReport;
+import io.archiver.archive.PartitionReport;
+import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.TopicDescriptions;
 import io.archiver.record.PayloadFormats;

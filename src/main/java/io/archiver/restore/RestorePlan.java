@@ -1,8 +1,8 @@
 package io.archiver.restore;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveScanner;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFileReader;
 
 import org.apache.kafka.common.TopicPartition;
 

@@ -2,7 +2,7 @@ package io.archiver.restore;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.kafka.TopicDescriptions;
 import io.archiver.record.ArchiveRecord;
 

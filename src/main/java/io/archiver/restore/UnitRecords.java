@@ -1,7 +1,7 @@
 package io.archiver.restore;
 
-import io.archiver.format.ArchiveFileReader;
-import io.archiver.format.ArchiveLayout;
+import io.archiver.archive.ArchiveFileReader;
+import io.archiver.archive.ArchiveLayout;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.core.fs.Path;

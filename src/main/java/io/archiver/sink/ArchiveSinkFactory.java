@@ -1,16 +1,16 @@
 package io.archiver.sink;
 
 import io.archiver.capture.CaptureSettings;
-import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.Mode;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.fs.S3EncryptionRequirement;
-import io.archiver.format.ArchiveLayout;
-import io.archiver.format.ArchiveWriters;
-import io.archiver.format.JsonLinesWriterFactory;
+import io.archiver.archive.ArchiveFormats;
+import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.jsonl.JsonLinesFormat;
+import io.archiver.format.jsonl.JsonLinesWriterFactory;
 import io.archiver.position.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
@@ -43,14 +43,15 @@ public final class ArchiveSinkFactory {
 
     /** The archive sink under {@code sink.path}, keeping the archive's position records. */
     public static ArchiveSink archive(ArchiverConfig config, ArchiveLease lease) {
-        BulkWriter.Factory<ArchiveRecord> format = ArchiveWriters.of(config);
+        ArchiveFileFormat fileFormat = ArchiveFormats.configured(config);
+        BulkWriter.Factory<ArchiveRecord> format = fileFormat.writer(config, config.get(SINK_LAYOUT));
         ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(config.get(SINK_TIME_PARTITIONING), config.get(SINK_LAYOUT));
         ArchiveRollingPolicy rolling = rolling(config);
         PartFiles partFiles = new PartFiles(
                 format, buckets, rolling,
                 config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), EARLY_CLOSE_MINIMUM);
         return new ArchiveSink(
-                build(config, config.sinkPath(), format, buckets, rolling, ArchiveWriters.suffix(config)),
+                build(config, config.sinkPath(), format, buckets, rolling, fileFormat.suffix(config)),
                 partFiles,
                 new PositionStore(config.sinkPath()),
                 lease,
@@ -65,7 +66,7 @@ public final class ArchiveSinkFactory {
         return build(
                 config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0),
                 new ArchiveBucketAssigner(TimePartitioning.NONE, SinkLayout.PER_PARTITION), rolling(config),
-                ArchiveLayout.suffix(ArchiveFormat.JSONL, JsonCompression.NONE));
+                JsonLinesFormat.suffix(JsonCompression.NONE));
     }
 
     private static ArchiveRollingPolicy rolling(ArchiverConfig config) {

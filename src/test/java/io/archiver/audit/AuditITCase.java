@@ -1,8 +1,11 @@
 package io.archiver.audit;
 
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFileReader;
+import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
-import io.archiver.format.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveCounter;

@@ -1,6 +1,6 @@
 package io.archiver.exactlyonce;
 
-import io.archiver.audit.VerificationReport;
+import io.archiver.archive.VerificationReport;
 import io.archiver.config.SinkLayout;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;

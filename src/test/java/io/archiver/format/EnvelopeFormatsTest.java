@@ -1,13 +1,16 @@
 package io.archiver.format;
 
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
-import io.archiver.format.ArchiveFileReader;
-
+import io.archiver.format.jsonl.JsonLinesWriterFactory;
+import io.archiver.format.parquet.EnvelopeParquetBuilder;
+import io.archiver.format.parquet.EnvelopeParquetWriterFactory;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
+
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

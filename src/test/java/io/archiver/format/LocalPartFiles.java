@@ -8,11 +8,11 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /** Writes part files on the local file system as the sink does: a writer of the factory, its records, finished. */
-final class LocalPartFiles {
+public final class LocalPartFiles {
 
     private LocalPartFiles() {}
 
-    static Path write(java.nio.file.Path file, BulkWriter.Factory<ArchiveRecord> factory, Iterable<ArchiveRecord> records)
+    public static Path write(java.nio.file.Path file, BulkWriter.Factory<ArchiveRecord> factory, Iterable<ArchiveRecord> records)
             throws Exception {
         Path path = new Path(file.toUri());
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {

@@ -1,7 +1,7 @@
 package io.archiver.job;
 
-import io.archiver.audit.ArchiveVerifier;
-import io.archiver.audit.S3IncompleteUploads;
+import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fs.S3EncryptionRequirement.EncryptionNotApplied;

@@ -1,6 +1,6 @@
 package io.archiver.position;
 
-import io.archiver.audit.IncompleteUploads;
+import io.archiver.archive.IncompleteUploads;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultInjectingBlobStore;

@@ -1,7 +1,7 @@
 package io.archiver.repair;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveScanner;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;

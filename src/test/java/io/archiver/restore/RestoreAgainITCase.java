@@ -1,7 +1,7 @@
 package io.archiver.restore;
 
 import io.archiver.config.ArchiverConfig;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;

@@ -1,10 +1,10 @@
 package io.archiver.testutils;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.audit.ArchiveScanner;
-import io.archiver.audit.ArchiveVerifier;
-import io.archiver.audit.VerificationReport;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.VerificationReport;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 

@@ -1,7 +1,7 @@
 package io.archiver.testutils;
 
-import io.archiver.audit.ArchiveFile;
-import io.archiver.format.ArchiveFileReader;
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.core.fs.FSDataInputStream;

@@ -1,6 +1,6 @@
 package io.archiver.testutils;
 
-import io.archiver.audit.VerificationReport;
+import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;

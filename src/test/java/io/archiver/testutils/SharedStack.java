@@ -1,8 +1,8 @@
 package io.archiver.testutils;
 
-import io.archiver.audit.ArchiveVerifier;
-import io.archiver.audit.IncompleteUploads;
-import io.archiver.audit.S3IncompleteUploads;
+import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.IncompleteUploads;
+import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.record.PayloadFormats;

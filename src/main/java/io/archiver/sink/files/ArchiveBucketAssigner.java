@@ -2,7 +2,7 @@ package io.archiver.sink.files;
 
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
-import io.archiver.format.ArchiveLayout;
+import io.archiver.archive.ArchiveLayout;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;

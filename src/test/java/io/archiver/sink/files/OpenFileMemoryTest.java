@@ -1,8 +1,8 @@
 package io.archiver.sink.files;
 
 import io.archiver.config.ParquetCompression;
-import io.archiver.format.EnvelopeParquetBuilder;
-import io.archiver.format.EnvelopeParquetWriterFactory;
+import io.archiver.format.parquet.EnvelopeParquetBuilder;
+import io.archiver.format.parquet.EnvelopeParquetWriterFactory;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 

@@ -1,0 +1,80 @@
+package io.archiver.archive;
+
+import io.archiver.config.ArchiveFormat;
+import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FormatReader;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+import static io.archiver.format.FormatReader.ALL_PARTITIONS;
+
+/**
+ * Reads archived files back into {@link ArchiveRecord}s, whatever their format ({@link ArchiveFormats#ofFile}, by
+ * name) and filesystem. JSON Lines payloads are decoded with the payload formats they were written with; Parquet
+ * payloads are raw bytes whatever the format.
+ */
+public final class ArchiveFileReader {
+
+    private final PayloadFormats payloads;
+    private final Map<ArchiveFormat, FormatReader> readers = new EnumMap<>(ArchiveFormat.class);
+
+    public ArchiveFileReader(PayloadFormats payloads) {
+        this.payloads = payloads;
+    }
+
+    public List<ArchiveRecord> readAll(Path file) throws IOException {
+        List<ArchiveRecord> out = new ArrayList<>();
+        read(file, out::add);
+        return out;
+    }
+
+    public void read(Path file, Consumer<ArchiveRecord> sink) throws IOException {
+        reader(file).read(file, ALL_PARTITIONS, sink);
+    }
+
+    /** {@link #read}, of {@code partition}'s records only: a file of the per-topic layout holds many partitions. */
+    public void readPartition(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
+        reader(file).read(file, partition, sink);
+    }
+
+    /** Number of records in a file: from its metadata where the format has it, else by reading. */
+    public long count(Path file) throws IOException {
+        return reader(file).count(file);
+    }
+
+    /** The offset of every record of a file, in file order, reading no more of it than the format must. */
+    public void offsets(Path file, LongConsumer sink) throws IOException {
+        reader(file).offsets(file, ALL_PARTITIONS, sink);
+    }
+
+    /** {@link #offsets}, of {@code partition}'s records only. */
+    public void partitionOffsets(Path file, int partition, LongConsumer sink) throws IOException {
+        reader(file).offsets(file, partition, sink);
+    }
+
+    /** {@link FormatReader#offsetStatistics}: {@code {min, max, count}} from metadata alone, or null. */
+    public long[] offsetStatistics(Path file) throws IOException {
+        return reader(file).offsetStatistics(file);
+    }
+
+    /** {@link FormatReader#sharedFilePartitions}: what a per-topic file holds of each partition. */
+    public Map<Integer, long[]> sharedFilePartitions(Path file) throws IOException {
+        return reader(file).sharedFilePartitions(file);
+    }
+
+    private FormatReader reader(Path file) throws IOException {
+        ArchiveFileFormat format = ArchiveFormats.ofFile(file.getName()).orElseThrow(() -> new IOException(
+                "Not an archive file (expected a name ending in " + String.join(", ", ArchiveFormats.suffixes()) + "): " + file));
+        return readers.computeIfAbsent(format.id(), id -> format.reader(payloads));
+    }
+}

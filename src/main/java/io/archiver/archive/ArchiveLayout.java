@@ -1,0 +1,102 @@
+package io.archiver.archive;
+
+import io.archiver.config.SinkLayout;
+import io.archiver.config.TimePartitioning;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The archive's folder layout, Hive-style so query engines read it as partition columns:
+ * {@code <root>/topic=<t>/partition=<p>/[date=YYYY-MM-DD/[hour=HH/]]<part file>}, or with the per-topic layout
+ * {@code <root>/topic=<t>/[date=YYYY-MM-DD/[hour=HH/]]<part file>} whose files hold many partitions (shared
+ * files). The time folders come from the record timestamp in UTC. Names starting with {@code _} or {@code .}
+ * are never data (engines skip them too).
+ */
+public final class ArchiveLayout {
+
+    private static final long MS_PER_DAY = 86_400_000L;
+    private static final long MS_PER_HOUR = 3_600_000L;
+    private static final Pattern PARTITION_DIR =
+            Pattern.compile("(?:^|/)topic=([^/]+)/partition=(\\d+)(?:/|$)");
+    private static final Pattern TOPIC_DIR = Pattern.compile("(?:^|/)topic=([^/]+)/");
+
+    private ArchiveLayout() {}
+
+    /** The bucket (folder relative to the root) of a record. */
+    public static String bucket(String topic, int partition, long timestamp, TimePartitioning time, SinkLayout layout) {
+        StringBuilder sb = new StringBuilder(64);
+        sb.append("topic=").append(topic);
+        if (layout == SinkLayout.PER_PARTITION) {
+            sb.append("/partition=").append(partition);
+        }
+        if (time == TimePartitioning.NONE) {
+            return sb.toString();
+        }
+        long day = Math.floorDiv(timestamp, MS_PER_DAY);
+        java.time.LocalDate date = java.time.LocalDate.ofEpochDay(day);
+        sb.append("/date=").append(date.getYear()).append('-');
+        pad2(sb, date.getMonthValue()).append('-');
+        pad2(sb, date.getDayOfMonth());
+        if (time == TimePartitioning.HOUR) {
+            sb.append("/hour=");
+            pad2(sb, (int) (Math.floorMod(timestamp, MS_PER_DAY) / MS_PER_HOUR));
+        }
+        return sb.toString();
+    }
+
+    /** The topic of a file of the per-topic layout (a shared file): in a topic folder, in no partition folder. */
+    public static Optional<String> sharedFileTopic(String path) {
+        if (PARTITION_DIR.matcher(path).find()) {
+            return Optional.empty();
+        }
+        Matcher m = TOPIC_DIR.matcher(path);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** The (topic, partition) a path inside the archive belongs to, if it follows the per-partition layout. */
+    public static Optional<TopicPartitionDir> partitionOf(String path) {
+        Matcher m = PARTITION_DIR.matcher(path);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        return Optional.of(new TopicPartitionDir(m.group(1), Integer.parseInt(m.group(2))));
+    }
+
+    /**
+     * True for a committed data file name: not hidden ({@code _}/{@code .}, which also covers Flink's
+     * in-progress files) and of one of the archive's formats.
+     */
+    public static boolean isDataFile(String name) {
+        return !name.startsWith("_")
+                && !name.startsWith(".")
+                && ArchiveFormats.ofFile(name).isPresent();
+    }
+
+    private static StringBuilder pad2(StringBuilder sb, int v) {
+        if (v < 10) {
+            sb.append('0');
+        }
+        return sb.append(v);
+    }
+
+    /** A topic and partition read from an archive path. */
+    public static final class TopicPartitionDir {
+        private final String topic;
+        private final int partition;
+
+        TopicPartitionDir(String topic, int partition) {
+            this.topic = topic;
+            this.partition = partition;
+        }
+
+        public String topic() {
+            return topic;
+        }
+
+        public int partition() {
+            return partition;
+        }
+    }
+}

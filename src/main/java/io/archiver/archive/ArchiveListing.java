@@ -1,0 +1,29 @@
+package io.archiver.archive;
+
+import java.util.Collections;
+import java.util.List;
+
+/** The files under an archive root: committed data files, and hidden leftovers inside data folders. */
+public final class ArchiveListing {
+
+    private final List<ArchiveFile> committed;
+    private final List<ArchiveFile> leftovers;
+
+    ArchiveListing(List<ArchiveFile> committed, List<ArchiveFile> leftovers) {
+        this.committed = Collections.unmodifiableList(committed);
+        this.leftovers = Collections.unmodifiableList(leftovers);
+    }
+
+    /** Visible data files, by topic, partition and path (a partition's files together). */
+    public List<ArchiveFile> committed() {
+        return committed;
+    }
+
+    /**
+     * Hidden entries inside {@code topic=…/partition=…} folders: temporary objects of unfinished S3 uploads
+     * ({@code _…_tmp_…}) or in-progress files of other filesystems ({@code .part-…inprogress…}).
+     */
+    public List<ArchiveFile> leftovers() {
+        return leftovers;
+    }
+}

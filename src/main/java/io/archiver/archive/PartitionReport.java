@@ -1,0 +1,100 @@
+package io.archiver.archive;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the committed archive holds for one topic partition: files, bytes, records, the offsets present,
+ * the holes between them, and every offset found more than once with the files that hold it.
+ *
+ * <p>A hole is only a candidate gap: Kafka offsets are not dense (transaction markers, compaction), so the
+ * audit checks holes against Kafka before calling them gaps.
+ */
+public final class PartitionReport {
+
+    private final String topic;
+    private final int partition;
+    private final List<String> files;
+    private final long bytes;
+    private final long[] offsets;
+    private final Map<Long, List<String>> duplicates;
+
+    public PartitionReport(String topic, int partition, List<String> files, long bytes, long[] offsets,
+            Map<Long, List<String>> duplicates) {
+        this.topic = topic;
+        this.partition = partition;
+        this.files = Collections.unmodifiableList(files);
+        this.bytes = bytes;
+        this.offsets = offsets;
+        this.duplicates = Collections.unmodifiableMap(duplicates);
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public List<String> files() {
+        return files;
+    }
+
+    /** Bytes of the files holding the partition's records (the whole file, of a file holding other partitions too). */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Archived records, duplicates included. */
+    public long records() {
+        long extra = 0;
+        for (List<String> where : duplicates.values()) {
+            extra += where.size() - 1;
+        }
+        return offsets.length + extra;
+    }
+
+    /** Distinct archived offsets, ascending. */
+    public long[] offsets() {
+        return offsets.clone();
+    }
+
+    public boolean contains(long offset) {
+        return Arrays.binarySearch(offsets, offset) >= 0;
+    }
+
+    /** Smallest archived offset, or -1 when nothing is archived. */
+    public long firstOffset() {
+        return offsets.length == 0 ? -1 : offsets[0];
+    }
+
+    /** Largest archived offset, or -1 when nothing is archived. */
+    public long lastOffset() {
+        return offsets.length == 0 ? -1 : offsets[offsets.length - 1];
+    }
+
+    /** Offsets archived more than once, each with the files that hold it (a file twice if it holds it twice). */
+    public Map<Long, List<String>> duplicates() {
+        return duplicates;
+    }
+
+    /** Holes between the first and last archived offset, as {@code [from, to)} ranges. */
+    public List<long[]> holes() {
+        List<long[]> holes = new ArrayList<>();
+        for (int i = 1; i < offsets.length; i++) {
+            if (offsets[i] > offsets[i - 1] + 1) {
+                holes.add(new long[] {offsets[i - 1] + 1, offsets[i]});
+            }
+        }
+        return holes;
+    }
+
+    public static Map<Long, List<String>> newDuplicates() {
+        return new TreeMap<>();
+    }
+}

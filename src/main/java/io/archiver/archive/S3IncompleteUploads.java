@@ -1,0 +1,117 @@
+package io.archiver.archive;
+
+import org.apache.flink.configuration.Configuration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lists incomplete multipart uploads with the S3 API (Flink's filesystem cannot). Configured from the same
+ * {@code s3.*} keys as Flink's S3 filesystem: {@code s3.endpoint}, {@code s3.path.style.access},
+ * {@code s3.access-key}/{@code s3.secret-key} (else the default AWS credential chain), {@code s3.region}.
+ */
+public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseable {
+
+    private final S3Client client;
+
+    private S3IncompleteUploads(S3Client client) {
+        this.client = client;
+    }
+
+    /** The lister for {@code root}: the S3 API for s3:// roots, none for other filesystems. */
+    public static IncompleteUploads forRoot(String root, Configuration s3Settings) {
+        URI uri = URI.create(root);
+        if (uri.getScheme() != null && uri.getScheme().startsWith("s3")) {
+            return fromSettings(s3Settings, uri.getHost());
+        }
+        return NONE;
+    }
+
+    public static S3IncompleteUploads fromSettings(Configuration s3) {
+        return fromSettings(s3, null);
+    }
+
+    /**
+     * The lister for {@code bucket} (null: any), whose settings of the S3 file system
+     * ({@code s3.bucket.<bucket>.endpoint}, ...) win over the general ones, as they do for the file system.
+     */
+    public static S3IncompleteUploads fromSettings(Configuration s3, String bucket) {
+        S3ClientBuilder builder = S3Client.builder().httpClient(UrlConnectionHttpClient.builder().build());
+        String endpoint = setting(s3, bucket, "endpoint", "endpoint");
+        if (endpoint != null) {
+            builder.endpointOverride(URI.create(endpoint));
+        }
+        builder.forcePathStyle(Boolean.parseBoolean(setting(s3, bucket, "path.style.access", "path.style.access")));
+        String region = setting(s3, bucket, "region", "endpoint.region");
+        builder.region(Region.of(region == null ? "us-east-1" : region));
+        String accessKey = setting(s3, bucket, "access-key", "access.key");
+        String secretKey = setting(s3, bucket, "secret-key", "secret.key");
+        builder.credentialsProvider(
+                accessKey != null && secretKey != null
+                        ? StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey))
+                        : DefaultCredentialsProvider.builder().build());
+        return new S3IncompleteUploads(builder.build());
+    }
+
+    /** {@code s3.bucket.<bucket>.<bucketKey>} if set, else {@code s3.<key>}. */
+    private static String setting(Configuration s3, String bucket, String key, String bucketKey) {
+        String general = s3.getString("s3." + key, null);
+        return bucket == null ? general : s3.getString("s3.bucket." + bucket + "." + bucketKey, general);
+    }
+
+    @Override
+    public List<Upload> list(String root) throws IOException {
+        URI uri = URI.create(root);
+        String bucket = uri.getHost();
+        String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+        String prefix = path.isEmpty() || path.endsWith("/") ? path : path + "/";
+        List<Upload> out = new ArrayList<>();
+        try {
+            ListMultipartUploadsRequest request = ListMultipartUploadsRequest.builder().bucket(bucket).prefix(prefix).build();
+            while (true) {
+                ListMultipartUploadsResponse response = client.listMultipartUploads(request);
+                for (MultipartUpload upload : response.uploads()) {
+                    out.add(new Upload(bucket, upload.key(), upload.uploadId(), upload.initiated()));
+                }
+                if (!Boolean.TRUE.equals(response.isTruncated())) {
+                    return out;
+                }
+                request = request.toBuilder()
+                        .keyMarker(response.nextKeyMarker())
+                        .uploadIdMarker(response.nextUploadIdMarker())
+                        .build();
+            }
+        } catch (S3Exception e) {
+            throw new IOException("Cannot list multipart uploads under " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void abort(Upload upload) throws IOException {
+        try {
+            client.abortMultipartUpload(AbortMultipartUploadRequest.builder()
+                    .bucket(upload.bucket()).key(upload.key()).uploadId(upload.uploadId()).build());
+        } catch (S3Exception e) {
+            throw new IOException("Cannot abort " + upload + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,127 @@
+package io.archiver.archive;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The result of {@link ArchiveVerifier#verify}: per topic partition what the committed archive holds, and
+ * what is there but not committed (leftover temporary objects, incomplete multipart uploads).
+ */
+public final class VerificationReport {
+
+    private final Map<String, PartitionReport> partitions;
+    private final Map<String, Long> fileSizes;
+    private final List<ArchiveFile> uncommittedFiles;
+    private final List<IncompleteUploads.Upload> incompleteUploads;
+
+    /** {@code committed}: the files read (a shared file once per partition it holds). */
+    VerificationReport(Map<String, PartitionReport> partitions, List<ArchiveFile> committed, List<ArchiveFile> uncommittedFiles,
+            List<IncompleteUploads.Upload> incompleteUploads) {
+        this.partitions = Collections.unmodifiableMap(partitions);
+        Map<String, Long> sizes = new HashMap<>();
+        committed.forEach(f -> sizes.put(f.path().toString(), f.size()));
+        this.fileSizes = sizes;
+        this.uncommittedFiles = Collections.unmodifiableList(uncommittedFiles);
+        this.incompleteUploads = Collections.unmodifiableList(incompleteUploads);
+    }
+
+    public static String id(String topic, int partition) {
+        return topic + "-" + partition;
+    }
+
+    /** Reports keyed by {@code topic-partition}, sorted. */
+    public Map<String, PartitionReport> partitions() {
+        return partitions;
+    }
+
+    public PartitionReport partition(String topic, int partition) {
+        return partitions.get(id(topic, partition));
+    }
+
+    /** Hidden leftovers in data folders: temporary objects of unfinished uploads, in-progress files. */
+    public List<ArchiveFile> uncommittedFiles() {
+        return uncommittedFiles;
+    }
+
+    /** Keys of multipart uploads under the root that were started but never completed or aborted. */
+    public List<IncompleteUploads.Upload> incompleteUploads() {
+        return incompleteUploads;
+    }
+
+    public long records() {
+        return partitions.values().stream().mapToLong(PartitionReport::records).sum();
+    }
+
+    /** Committed files (one that holds many partitions counts once). */
+    public long files() {
+        return fileSizes.size();
+    }
+
+    /** Bytes of the committed files. */
+    public long bytes() {
+        return fileSizes.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public long duplicatedOffsets() {
+        return partitions.values().stream().mapToLong(p -> p.duplicates().size()).sum();
+    }
+
+    /**
+     * Compares the archive with the offsets that must be in it (keyed by {@code topic-partition}): which are
+     * missing, which are archived but not expected.
+     */
+    public Comparison compareWith(Map<String, ? extends Collection<Long>> expected) {
+        Map<String, List<Long>> missing = new TreeMap<>();
+        Map<String, List<Long>> unexpected = new TreeMap<>();
+        expected.forEach((id, offsets) -> {
+            PartitionReport report = partitions.get(id);
+            for (long offset : offsets) {
+                if (report == null || !report.contains(offset)) {
+                    missing.computeIfAbsent(id, k -> new ArrayList<>()).add(offset);
+                }
+            }
+        });
+        partitions.forEach((id, report) -> {
+            Collection<Long> want = expected.get(id);
+            java.util.Set<Long> wanted = want == null ? java.util.Set.of() : new java.util.HashSet<>(want);
+            for (long offset : report.offsets()) {
+                if (!wanted.contains(offset)) {
+                    unexpected.computeIfAbsent(id, k -> new ArrayList<>()).add(offset);
+                }
+            }
+        });
+        return new Comparison(missing, unexpected);
+    }
+
+    /** Offsets missing from the archive and offsets archived without being expected, per partition. */
+    public static final class Comparison {
+        private final Map<String, List<Long>> missing;
+        private final Map<String, List<Long>> unexpected;
+
+        Comparison(Map<String, List<Long>> missing, Map<String, List<Long>> unexpected) {
+            this.missing = missing;
+            this.unexpected = unexpected;
+        }
+
+        public Map<String, List<Long>> missing() {
+            return missing;
+        }
+
+        public Map<String, List<Long>> unexpected() {
+            return unexpected;
+        }
+
+        public long missingCount() {
+            return missing.values().stream().mapToLong(List::size).sum();
+        }
+
+        public long unexpectedCount() {
+            return unexpected.values().stream().mapToLong(List::size).sum();
+        }
+    }
+}

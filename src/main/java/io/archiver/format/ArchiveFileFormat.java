@@ -1,0 +1,53 @@
+package io.archiver.format;
+
+import io.archiver.config.ArchiveFormat;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+
+import java.util.List;
+
+/**
+ * One file format of the archive: which files are its (by suffix), how to write them with a configuration's
+ * settings, how to read them back. A format is one package implementing this ({@code format.parquet},
+ * {@code format.jsonl}) and one entry in {@code archive.ArchiveFormats}; nothing outside the formats looks at a
+ * file's suffix.
+ */
+public interface ArchiveFileFormat {
+
+    /** The value of {@code sink.format} that selects this format. */
+    ArchiveFormat id();
+
+    /** Every suffix a file of this format may have, whatever settings wrote it ({@code .jsonl}, {@code .jsonl.gz}, …). */
+    List<String> suffixes();
+
+    /** True when a file of this name is of this format. */
+    default boolean holds(String fileName) {
+        for (String suffix : suffixes()) {
+            if (fileName.endsWith(suffix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The suffix of the files this format writes with {@code config}'s settings (its compression). */
+    String suffix(ArchiverConfig config);
+
+    /** True when this format can write the files of {@code layout} (the per-topic layout's files hold many partitions). */
+    boolean writes(SinkLayout layout);
+
+    /**
+     * The writer of this format's files of {@code layout}, with {@code config}'s settings of the format (compression,
+     * levels, sizes) and payload formats; the job's sink and repair write with it.
+     *
+     * @throws IllegalArgumentException if the format cannot write {@code layout} (see {@link #writes})
+     */
+    BulkWriter.Factory<ArchiveRecord> writer(ArchiverConfig config, SinkLayout layout);
+
+    /** The reader of this format's files; JSON payloads are decoded with {@code payloads}, the formats they were written with. */
+    FormatReader reader(PayloadFormats payloads);
+}

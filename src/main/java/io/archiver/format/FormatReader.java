@@ -1,0 +1,51 @@
+package io.archiver.format;
+
+import io.archiver.record.ArchiveRecord;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+/**
+ * Reads the files of one {@link ArchiveFileFormat}. The defaults read every record; a format that can answer from
+ * metadata (Parquet's footer and column statistics, its offset column alone) overrides them.
+ */
+public interface FormatReader {
+
+    /** The {@code partition} argument that reads the records of every partition. */
+    int ALL_PARTITIONS = -1;
+
+    /** Every record of {@code partition} (or {@link #ALL_PARTITIONS}) in {@code file}, in file order. */
+    void read(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException;
+
+    /** The offset of every record of {@code partition} (or {@link #ALL_PARTITIONS}) in {@code file}, in file order. */
+    default void offsets(Path file, int partition, LongConsumer sink) throws IOException {
+        read(file, partition, r -> sink.accept(r.getOffset()));
+    }
+
+    /** The number of records in {@code file}. */
+    default long count(Path file) throws IOException {
+        long[] n = {0};
+        read(file, ALL_PARTITIONS, r -> n[0]++);
+        return n[0];
+    }
+
+    /**
+     * The smallest and largest offset and the record count of {@code file} from its metadata alone
+     * ({@code {min, max, count}}), or null when only reading the records tells.
+     */
+    default long[] offsetStatistics(Path file) throws IOException {
+        return null;
+    }
+
+    /**
+     * What a file of the per-topic layout holds of each partition, from its metadata: partition to {first offset,
+     * last offset, records}; empty for a file without that metadata.
+     */
+    default Map<Integer, long[]> sharedFilePartitions(Path file) throws IOException {
+        return Map.of();
+    }
+}

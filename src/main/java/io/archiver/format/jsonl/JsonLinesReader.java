@@ -1,0 +1,133 @@
+package io.archiver.format.jsonl;
+
+import io.archiver.config.PayloadFormat;
+import io.archiver.format.FormatReader;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import org.apache.flink.core.fs.Path;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.zip.GZIPInputStream;
+
+import static io.archiver.record.EnvelopeFields.*;
+
+/**
+ * Reads JSON Lines files (uncompressed, gzip or zstd by suffix) with Jackson's streaming parser straight from the
+ * bytes: no line strings and no tree per record (only a JSON payload is read as a tree, to write it back compact).
+ * Payloads are decoded with the payload formats they were written with.
+ */
+final class JsonLinesReader implements FormatReader {
+
+    private final PayloadFormats formats;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    JsonLinesReader(PayloadFormats formats) {
+        this.formats = formats;
+    }
+
+    @Override
+    public void read(Path file, int partition, Consumer<ArchiveRecord> all) throws IOException {
+        Consumer<ArchiveRecord> sink = partition == ALL_PARTITIONS ? all : r -> {
+            if (r.getPartition() == partition) {
+                all.accept(r);
+            }
+        };
+        try (InputStream raw = file.getFileSystem().open(file); InputStream in = decompressing(raw, file.getName())) {
+            readLines(in, sink);
+        }
+    }
+
+    private static InputStream decompressing(InputStream raw, String name) throws IOException {
+        if (name.endsWith(".gz")) {
+            return new GZIPInputStream(raw, 64 * 1024);
+        }
+        if (name.endsWith(".zst")) {
+            return new BufferedInputStream(new ZstdInputStreamNoFinalizer(raw), 64 * 1024);
+        }
+        return raw;
+    }
+
+    private void readLines(InputStream in, Consumer<ArchiveRecord> sink) throws IOException {
+        try (JsonParser p = mapper.createParser(in)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new IOException("Not a JSON Lines archive file: a line is not a JSON object (" + t + " at line "
+                            + p.currentLocation().getLineNr() + ")");
+                }
+                sink.accept(envelope(p));
+            }
+        }
+    }
+
+    private ArchiveRecord envelope(JsonParser p) throws IOException {
+        String topic = null;
+        String timestampType = null;
+        int partition = 0;
+        long offset = 0;
+        long timestamp = 0;
+        byte[] key = null;
+        byte[] value = null;
+        List<String> headerKeys = new ArrayList<>(4);
+        List<byte[]> headerValues = new ArrayList<>(4);
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (field) {
+                case TOPIC -> topic = p.getText();
+                case PARTITION -> partition = p.getIntValue();
+                case OFFSET -> offset = p.getLongValue();
+                case TIMESTAMP -> timestamp = p.getLongValue();
+                case TIMESTAMP_TYPE -> timestampType = p.getText();
+                case KEY -> key = payload(p, t, formats.key());
+                case VALUE -> value = payload(p, t, formats.value());
+                case HEADERS -> {
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        String headerKey = null;
+                        byte[] headerValue = null;
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String name = p.currentName();
+                            JsonToken ht = p.nextToken();
+                            if (name.equals(HEADER_KEY)) {
+                                headerKey = p.getText();
+                            } else if (name.equals(HEADER_VALUE)) {
+                                headerValue = payload(p, ht, formats.header());
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                        headerKeys.add(headerKey);
+                        headerValues.add(headerValue);
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        return new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value,
+                headerKeys.toArray(new String[0]), headerValues.toArray(new byte[0][]));
+    }
+
+    private byte[] payload(JsonParser p, JsonToken t, PayloadFormat format) throws IOException {
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        switch (format) {
+            case STRING:
+                return p.getText().getBytes(StandardCharsets.UTF_8);
+            case JSON:
+                return mapper.writeValueAsBytes(p.readValueAsTree());
+            default:
+                return p.getBinaryValue();
+        }
+    }
+}

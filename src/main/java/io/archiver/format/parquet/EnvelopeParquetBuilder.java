@@ -1,0 +1,179 @@
+package io.archiver.format.parquet;
+
+import io.archiver.config.ParquetCompression;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.EnvelopeFields;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.formats.parquet.ParquetBuilder;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.codec.ZstandardCodec;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+
+/** Creates the Parquet writer of one part file; ships only formats, codec, zstd level and sizes. */
+public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecord> {
+
+    private static final long serialVersionUID = 1L;
+    private static final String HEADER_KEY_PATH =
+            String.join(".", EnvelopeFields.HEADERS, "list", "element", EnvelopeFields.HEADER_KEY);
+    private static final String HEADER_VALUE_PATH =
+            String.join(".", EnvelopeFields.HEADERS, "list", "element", EnvelopeFields.HEADER_VALUE);
+
+    private final PayloadFormats formats;
+    private final ParquetCompression compression;
+    private final int zstdLevel;
+    private final long rowGroupSize;
+    private final int pageSize;
+    private transient CompressionCodecFactory codecs;
+    private transient Configuration hadoop;
+
+    /** {@code zstdLevel}: the level of zstd compression, unused by the other codecs. */
+    public EnvelopeParquetBuilder(
+            PayloadFormats formats, ParquetCompression compression, int zstdLevel, long rowGroupSize, int pageSize) {
+        this.formats = formats;
+        this.compression = compression;
+        this.zstdLevel = zstdLevel;
+        this.rowGroupSize = rowGroupSize;
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public ParquetWriter<ArchiveRecord> createWriter(OutputFile out) throws IOException {
+        return createWriter(out, true);
+    }
+
+    /** {@code compactDictionaries}: {@link CompactDictionaryWriters}, else Parquet's own (to compare them). */
+    ParquetWriter<ArchiveRecord> createWriter(OutputFile out, boolean compactDictionaries) throws IOException {
+        // Dictionaries only where values repeat: keys and headers. Values, offsets and timestamps are mostly
+        // unique (dictionary-encoding values was a quarter of the writer's time, profiled), topic and partition
+        // are constant in a file (plain encoding compresses them to nothing), and every dictionary costs an
+        // open file heap: 172 KB per open file with all columns, 40 KB with none (measured), which decides how
+        // many partitions and time folders fit in a heap; CompactDictionaryWriters makes the rest grow with data.
+        return new Builder(out, formats, compactDictionaries)
+                .withDictionaryEncoding(false)
+                .withDictionaryEncoding(EnvelopeFields.KEY, true)
+                .withDictionaryEncoding(HEADER_KEY_PATH, true)
+                .withDictionaryEncoding(HEADER_VALUE_PATH, true)
+                .withConf(hadoop())
+                .withCodecFactory(codecs())
+                .withCompressionCodec(codec(compression))
+                .withRowGroupSize(rowGroupSize)
+                .withPageSize(pageSize)
+                .build();
+    }
+
+    /**
+     * One Hadoop configuration for every file of this subtask, without Hadoop's default resources. A Parquet
+     * writer otherwise makes a fresh one, which parses Hadoop's default XML files when the writer reads it: that
+     * was most of the cost of opening a file (profiled with thousands of open files), and none of it is used.
+     */
+    private Configuration hadoop() {
+        if (hadoop == null) {
+            hadoop = new Configuration(false);
+            // Hadoop looks classes up through its configuration's loader, by default the thread's context
+            // loader: in the sink that is the file system's (FileSinkInContext), which has no Parquet.
+            hadoop.setClassLoader(EnvelopeParquetBuilder.class.getClassLoader());
+            hadoop.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, zstdLevel);
+        }
+        return hadoop;
+    }
+
+    /**
+     * One codec factory for every file of this subtask. A Parquet writer otherwise makes its own, whose
+     * compressor allocates a page-sized output buffer: 1 MB of heap per open file by default, which is what
+     * exhausted a 1 GiB heap with 1,000 partitions in hour folders (thousands of open files). Files are
+     * written by the task thread one call at a time and a page's compressed bytes are copied before the next
+     * page is compressed, as between the columns of one file, which already share one compressor.
+     */
+    private CompressionCodecFactory codecs() {
+        if (codecs == null) {
+            codecs = new SharedCodecs(new CodecFactory(hadoop(), pageSize));
+        }
+        return codecs;
+    }
+
+    /** A codec factory shared by the files of a subtask: a file that closes does not release it. */
+    private static final class SharedCodecs implements CompressionCodecFactory {
+        private final CompressionCodecFactory codecs;
+
+        SharedCodecs(CompressionCodecFactory codecs) {
+            this.codecs = codecs;
+        }
+
+        @Override
+        public BytesInputCompressor getCompressor(CompressionCodecName codecName) {
+            return codecs.getCompressor(codecName);
+        }
+
+        @Override
+        public BytesInputDecompressor getDecompressor(CompressionCodecName codecName) {
+            return codecs.getDecompressor(codecName);
+        }
+
+        @Override
+        public void release() {}
+    }
+
+    static CompressionCodecName codec(ParquetCompression compression) {
+        switch (compression) {
+            case ZSTD:
+                return CompressionCodecName.ZSTD;
+            case GZIP:
+                return CompressionCodecName.GZIP;
+            case NONE:
+                return CompressionCodecName.UNCOMPRESSED;
+            default:
+                return CompressionCodecName.SNAPPY;
+        }
+    }
+
+    private static final class Builder extends ParquetWriter.Builder<ArchiveRecord, Builder> {
+        /** Where Parquet's builder keeps its page settings; it offers no setter for the writers of values. */
+        private static final Field PAGE_SETTINGS = pageSettingsField();
+
+        private final PayloadFormats formats;
+
+        Builder(OutputFile out, PayloadFormats formats, boolean compactDictionaries) {
+            super(out);
+            this.formats = formats;
+            if (!compactDictionaries) {
+                return;
+            }
+            try {
+                ((ParquetProperties.Builder) PAGE_SETTINGS.get(this)).withValuesWriterFactory(new CompactDictionaryWriters());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("Cannot set the Parquet writer's values writers", e);
+            }
+        }
+
+        private static Field pageSettingsField() {
+            try {
+                Field field = ParquetWriter.Builder.class.getDeclaredField("encodingPropsBuilder");
+                field.setAccessible(true);
+                return field;
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException(
+                        "This Parquet version's writer builder has no field encodingPropsBuilder (written for parquet-hadoop 1.15)", e);
+            }
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<ArchiveRecord> getWriteSupport(Configuration conf) {
+            return new EnvelopeWriteSupport(formats);
+        }
+    }
+}

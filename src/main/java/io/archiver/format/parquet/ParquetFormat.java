@@ -1,0 +1,70 @@
+package io.archiver.format.parquet;
+
+import io.archiver.config.ArchiveFormat;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
+import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FormatReader;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+
+import java.util.List;
+
+import static io.archiver.config.ArchiverOptions.SINK_PARQUET_COMPRESSION;
+import static io.archiver.config.ArchiverOptions.SINK_PARQUET_PAGE_SIZE;
+import static io.archiver.config.ArchiverOptions.SINK_PARQUET_ROW_GROUP_SIZE;
+import static io.archiver.config.ArchiverOptions.SINK_PARQUET_ZSTD_LEVEL;
+
+/**
+ * Apache Parquet: the envelope as typed columns, compressed per column chunk. A file holds one partition's records
+ * (per-partition layout) or many partitions' rows grouped by partition, with what it holds of each in its footer
+ * (per-topic layout).
+ */
+public final class ParquetFormat implements ArchiveFileFormat {
+
+    public static final ParquetFormat INSTANCE = new ParquetFormat();
+
+    private static final String SUFFIX = ".parquet";
+
+    private ParquetFormat() {}
+
+    @Override
+    public ArchiveFormat id() {
+        return ArchiveFormat.PARQUET;
+    }
+
+    @Override
+    public List<String> suffixes() {
+        return List.of(SUFFIX);
+    }
+
+    @Override
+    public String suffix(ArchiverConfig config) {
+        return SUFFIX;
+    }
+
+    @Override
+    public boolean writes(SinkLayout layout) {
+        return true;
+    }
+
+    @Override
+    public BulkWriter.Factory<ArchiveRecord> writer(ArchiverConfig config, SinkLayout layout) {
+        EnvelopeParquetBuilder parquet = new EnvelopeParquetBuilder(
+                PayloadFormats.of(config),
+                config.get(SINK_PARQUET_COMPRESSION),
+                config.get(SINK_PARQUET_ZSTD_LEVEL),
+                config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
+                (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes());
+        return layout == SinkLayout.PER_TOPIC
+                ? new GroupedParquetWriterFactory(parquet)
+                : new EnvelopeParquetWriterFactory(parquet);
+    }
+
+    @Override
+    public FormatReader reader(PayloadFormats payloads) {
+        return new ParquetRecords();
+    }
+}
