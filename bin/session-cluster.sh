@@ -15,8 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK_DIR=${WORK_DIR:-target/session-cluster}
-JAR=target/kafka-s3-archiver-0.1.0-SNAPSHOT.jar
-OPENS="--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED"
+source bin/lib/java-env.sh
 
 flink_cli() {
   FLINK_CONF_DIR="$WORK_DIR/conf" FLINK_PLUGINS_DIR=target/plugins AWS_JAVA_V1_DISABLE_DEPRECATION_ANNOUNCEMENT=true \
@@ -26,8 +25,7 @@ flink_cli() {
 
 case "${1:-}" in
   start)
-    [ -f "$JAR" ] && [ -d target/plugins ] || mvn -q -B -DskipTests package
-    [ -d target/flink/lib ] || mvn -q -B -f conf/flink/pom.xml dependency:copy-dependencies -DoutputDirectory="$PWD/target/flink/lib"
+    ensure_built
     mkdir -p "$WORK_DIR"
     java -cp target/test-classes io.archiver.local.SessionClusterMain start "$WORK_DIR"
     ;;

@@ -16,6 +16,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -92,6 +93,11 @@ final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (dryRun && verify) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--dry-run and --verify cannot be used together: --dry-run prints what a restore would write, --verify "
+                            + "checks what restores wrote. Pass one of them.");
+        }
         ArchiverConfig cfg = config.load(Map.of());
         RestoreSelection parsed = RestoreSelection.parse(topics, topicPattern, partitions, renames, offsets, since, until);
         RestoreSelection selection = repartition ? parsed.repartitioned() : parsed;

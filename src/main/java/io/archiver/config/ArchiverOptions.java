@@ -260,8 +260,8 @@ public final class ArchiverOptions {
                     .memoryType()
                     .defaultValue(MemorySize.parse("64mb"))
                     .withDescription(
-                            "Heap the open Parquet part files of one sink subtask may hold together: about 40 KB per open file plus its pages "
-                                    + "and row group not yet written out. When they hold more, the files holding at least their share are closed early "
+                            "Heap the open Parquet part files of one sink subtask may hold together, counting 40 KB per open file (about 35 KB "
+                                    + "measured) plus its pages and row group not yet written out. When they hold more, the files holding at least their share are closed early "
                                     + "(smaller files, committed with the next checkpoint as usual), so buffered data is bounded by this setting, not by "
                                     + "the checkpoint interval or the input rate. Open files are one per partition and time folder written since the "
                                     + "last checkpoint; if they alone exceed it, a warning names the fixes. 0 removes the bound.");
