@@ -3,7 +3,7 @@ package io.archiver.bench;
 import io.archiver.archive.ArchiveScanner;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedS3;
-import io.archiver.position.MetadataObjects;
+import io.archiver.fs.MetadataObjects;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
 import io.archiver.position.PositionStore;

@@ -1,13 +1,9 @@
 package io.archiver.archive;
 
+import io.archiver.fs.S3BucketAccess;
+
 import org.apache.flink.configuration.Configuration;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
@@ -50,27 +46,7 @@ public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseab
      * ({@code s3.bucket.<bucket>.endpoint}, ...) win over the general ones, as they do for the file system.
      */
     public static S3IncompleteUploads fromSettings(Configuration s3, String bucket) {
-        S3ClientBuilder builder = S3Client.builder().httpClient(UrlConnectionHttpClient.builder().build());
-        String endpoint = setting(s3, bucket, "endpoint", "endpoint");
-        if (endpoint != null) {
-            builder.endpointOverride(URI.create(endpoint));
-        }
-        builder.forcePathStyle(Boolean.parseBoolean(setting(s3, bucket, "path.style.access", "path.style.access")));
-        String region = setting(s3, bucket, "region", "endpoint.region");
-        builder.region(Region.of(region == null ? "us-east-1" : region));
-        String accessKey = setting(s3, bucket, "access-key", "access.key");
-        String secretKey = setting(s3, bucket, "secret-key", "secret.key");
-        builder.credentialsProvider(
-                accessKey != null && secretKey != null
-                        ? StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey))
-                        : DefaultCredentialsProvider.builder().build());
-        return new S3IncompleteUploads(builder.build());
-    }
-
-    /** {@code s3.bucket.<bucket>.<bucketKey>} if set, else {@code s3.<key>}. */
-    private static String setting(Configuration s3, String bucket, String key, String bucketKey) {
-        String general = s3.getString("s3." + key, null);
-        return bucket == null ? general : s3.getString("s3.bucket." + bucket + "." + bucketKey, general);
+        return new S3IncompleteUploads(S3BucketAccess.ofFlinkSettings(s3, bucket).client());
     }
 
     @Override

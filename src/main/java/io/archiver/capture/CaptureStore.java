@@ -1,7 +1,7 @@
 package io.archiver.capture;
 
 import io.archiver.fs.FileSystemContext;
-import io.archiver.position.MetadataObjects;
+import io.archiver.fs.MetadataObjects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

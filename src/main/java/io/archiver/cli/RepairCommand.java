@@ -5,7 +5,7 @@ import io.archiver.archive.ArchiveScanner;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.repair.ArchiveRepairer;
 import io.archiver.repair.RepairPlan;
@@ -107,6 +107,7 @@ final class RepairCommand implements Callable<Integer> {
                     if (alone && apply) {
                         lease.release();
                     }
+                    lease.close();
                 }
                 AuditReport after = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
                 out.printf("Audit after the repair: %s (%d missing, %d duplicated, %d archived but not in Kafka)%n",

@@ -6,13 +6,9 @@ import io.archiver.config.UserFacingError;
 
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.util.WrappingProxy;
-import org.apache.flink.util.WrappingProxyUtil;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.lang.reflect.Method;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,17 +82,12 @@ public final class S3EncryptionRequirement implements Serializable {
     public static List<String> writtenPaths(ArchiverConfig config) {
         List<String> paths = new ArrayList<>(List.of(config.sinkPath(), config.deadLetterPath()));
         config.getOptional(CHECKPOINT_DIR).ifPresent(paths::add);
-        paths.removeIf(path -> bucketOf(path) == null);
+        paths.removeIf(path -> S3BucketAccess.bucketOf(path) == null);
         return paths;
     }
 
     private static List<String> writtenBuckets(ArchiverConfig config) {
-        return writtenPaths(config).stream().map(S3EncryptionRequirement::bucketOf).distinct().toList();
-    }
-
-    private static String bucketOf(String path) {
-        URI uri = URI.create(path);
-        return uri.getScheme() != null && uri.getScheme().startsWith("s3") ? uri.getHost() : null;
+        return writtenPaths(config).stream().map(S3BucketAccess::bucketOf).distinct().toList();
     }
 
     /**
@@ -114,7 +105,7 @@ public final class S3EncryptionRequirement implements Serializable {
         if (!isRequiredFor(path)) {
             return;
         }
-        String bucket = bucketOf(path.toUri().toString());
+        String bucket = S3BucketAccess.bucketOf(path.toUri().toString());
         Applied applied = applied(fs, bucket);
         if (applied == null) {
             throw new EncryptionNotApplied(String.format(
@@ -139,24 +130,14 @@ public final class S3EncryptionRequirement implements Serializable {
     }
 
     private boolean isRequiredFor(Path path) {
-        return isRequired() && bucketOf(path.toUri().toString()) != null;
+        return isRequired() && S3BucketAccess.bucketOf(path.toUri().toString()) != null;
     }
 
     /** What the S3 file system applies to {@code bucket}: its per-bucket settings, else its own; null if unknown. */
-    @SuppressWarnings("unchecked")
     private static Applied applied(FileSystem fs, String bucket) {
-        FileSystem inner = fs instanceof WrappingProxy ? WrappingProxyUtil.stripProxy((WrappingProxy<FileSystem>) fs) : fs;
-        try {
-            Object hadoop = inner.getClass().getMethod("getHadoopFileSystem").invoke(inner);
-            Object conf = hadoop.getClass().getMethod("getConf").invoke(hadoop);
-            Method get = conf.getClass().getMethod("getTrimmed", String.class, String.class);
-            String perBucket = "fs.s3a.bucket." + bucket + ".";
-            String algorithm = (String) get.invoke(conf, perBucket + ALGORITHM, get.invoke(conf, "fs.s3a." + ALGORITHM, ""));
-            String key = (String) get.invoke(conf, perBucket + KEY, get.invoke(conf, "fs.s3a." + KEY, ""));
-            return new Applied(algorithm, key);
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            return null;
-        }
+        return S3BucketAccess.s3aSettings(fs)
+                .map(conf -> new Applied(conf.get(bucket, ALGORITHM), conf.get(bucket, KEY)))
+                .orElse(null);
     }
 
     private record Applied(String algorithm, String key) {

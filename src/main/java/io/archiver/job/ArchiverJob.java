@@ -2,7 +2,7 @@ package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.ArchivedOffsetFilter;
 import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;

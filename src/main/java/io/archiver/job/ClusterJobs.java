@@ -1,6 +1,6 @@
 package io.archiver.job;
 
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;

@@ -2,7 +2,7 @@ package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.S3EncryptionRequirement;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;

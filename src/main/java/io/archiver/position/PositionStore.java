@@ -1,6 +1,7 @@
 package io.archiver.position;
 
 import io.archiver.fs.IoThreads;
+import io.archiver.fs.MetadataObjects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -5,7 +5,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.archive.ArchiveFileReader;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;

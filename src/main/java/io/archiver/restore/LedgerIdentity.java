@@ -1,7 +1,7 @@
 package io.archiver.restore;
 
 import io.archiver.config.ConfigException;
-import io.archiver.position.MetadataObjects;
+import io.archiver.fs.MetadataObjects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,6 @@
 package io.archiver.restore;
 
-import io.archiver.position.MetadataObjects;
+import io.archiver.fs.MetadataObjects;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.core.fs.FileStatus;

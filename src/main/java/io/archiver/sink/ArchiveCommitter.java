@@ -3,7 +3,7 @@ package io.archiver.sink;
 import io.archiver.capture.ClusterCapture;
 import io.archiver.fs.IoThreads;
 import io.archiver.kafka.LogEndProbe;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.SubtaskPositions;
@@ -206,6 +206,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         }
         logEnds.close();
         capture.close();
+        lease.close();
         files.close();
     }
 

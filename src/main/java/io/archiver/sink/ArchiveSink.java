@@ -3,7 +3,7 @@ package io.archiver.sink;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.capture.ClusterCapture;
 import io.archiver.kafka.LogEndProbe;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionStore;
 import io.archiver.position.SubtaskPositions;

@@ -11,7 +11,7 @@ import io.archiver.archive.ArchiveFormats;
 import io.archiver.format.ArchiveFileFormat;
 import io.archiver.format.jsonl.JsonLinesFormat;
 import io.archiver.format.jsonl.JsonLinesWriterFactory;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;

@@ -1,6 +1,6 @@
 package io.archiver.sink;
 
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.sink.files.FileStats;
 import io.archiver.sink.files.FileWriterInContext;
@@ -74,6 +74,7 @@ final class ArchiveSinkWriter
 
     @Override
     public void close() throws Exception {
+        lease.close();
         files.close();
     }
 }

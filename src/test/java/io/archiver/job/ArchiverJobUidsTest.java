@@ -1,7 +1,7 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;

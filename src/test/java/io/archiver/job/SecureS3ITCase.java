@@ -10,7 +10,7 @@ import io.archiver.local.EmbeddedS3;
 import io.archiver.local.EncryptionRecordingBlobStore;
 import io.archiver.local.EncryptionRecordingBlobStore.Write;
 import io.archiver.local.TlsMaterial;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Jobs;

@@ -1,5 +1,7 @@
 package io.archiver.position;
 
+import io.archiver.fs.MetadataObjects;
+
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;

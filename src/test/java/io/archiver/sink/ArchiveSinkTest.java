@@ -6,7 +6,7 @@ import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.format.jsonl.JsonLinesWriterFactory;
-import io.archiver.position.ArchiveLease;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;

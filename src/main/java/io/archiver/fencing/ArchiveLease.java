@@ -1,4 +1,4 @@
-package io.archiver.position;
+package io.archiver.fencing;
 
 import io.archiver.config.UserFacingError;
 
@@ -27,6 +27,11 @@ import java.util.function.Consumer;
  * <p>The sink's writers name their Flink job in the lease ({@link #forJob}). A run that finds the lease held
  * by a job its cluster reports ended (stopped with a savepoint, cancelled, finished, failed) takes it at once
  * instead of waiting for it to expire ({@link EndedJobs}).
+ *
+ * <p>Every write is a compare-and-swap against the version last read ({@link LeaseObject}: on S3 a request
+ * conditional on the object's ETag): of two runs taking over an expired lease at once, or a take-over and the old
+ * owner's renewal, one write succeeds and the other fails instead of overwriting it. Subtasks of one run renew
+ * the same lease: one of them losing the race to a sibling is no failure.
  */
 public final class ArchiveLease implements Serializable {
 
@@ -42,6 +47,7 @@ public final class ArchiveLease implements Serializable {
     /** The Flink job of the writers that renew through this copy; empty for the run's client. */
     private final String flinkJob;
     private transient long lastRenewal;
+    private transient LeaseObject object;
 
     public ArchiveLease(String root, String runId, String jobName, Duration timeout) {
         this(root, runId, jobName, timeout.toMillis(), "");
@@ -95,12 +101,23 @@ public final class ArchiveLease implements Serializable {
             }
             if (end.isPresent()) {
                 LOG.info("Taking over the archive {} from {}: its Flink job {} is {}", root, held.describe(), held.flinkJob, end.get());
+                // the ended job may have renewed the lease once more before it ended: take over what it wrote last
+                current = read();
+                if (current.isPresent() && !current.get().owner.equals(held.owner)) {
+                    throw anotherJob(current.get());
+                }
             } else {
                 LOG.warn("Taking over the archive {} from {} (lease not renewed for {} ms)",
                         root, held.describe(), System.currentTimeMillis() - held.renewedAt);
             }
         }
-        write();
+        if (!write(current.map(Holder::version))) {
+            Optional<Holder> winner = read();
+            throw new LeaseException(String.format(
+                    "Another archiver job took the lease of %s at the same moment as this one: %s holds it now (%s). Two jobs "
+                            + "on one archive would interleave their files. Stop the other job first, or give this job its own "
+                            + "sink.path.", root, winner.map(Holder::describe).orElse("nobody (deleted since)"), path()));
+        }
         LOG.info("Run {} holds the lease of the archive {} ({}; timeout {} ms)", runId, root, path(), timeoutMillis);
     }
 
@@ -115,29 +132,41 @@ public final class ArchiveLease implements Serializable {
             }
             Optional<Holder> now = read();
             if (now.isPresent() && (now.get().renewedAt != held.renewedAt || !now.get().owner.equals(held.owner))) {
-                Holder live = now.get();
-                throw new LeaseException(String.format(
-                        "Another archiver job writes to %s: run %s of '%s' on %s renewed the lease %s while this job waited. "
-                                + "Two jobs on one archive would interleave their files. Stop the other job first, or give this job "
-                                + "its own sink.path.", root, live.owner, live.job, live.host, path()));
+                throw anotherJob(now.get());
             }
         }
         return Optional.empty();
     }
 
-    /** Renews the lease if a quarter of the timeout passed since this subtask last did; fails if fenced. */
+    private LeaseException anotherJob(Holder live) {
+        return new LeaseException(String.format(
+                "Another archiver job writes to %s: run %s of '%s' on %s renewed or took the lease %s while this job waited. "
+                        + "Two jobs on one archive would interleave their files. Stop the other job first, or give this job "
+                        + "its own sink.path.", root, live.owner, live.job, live.host, path()));
+    }
+
+    /**
+     * Renews the lease if a quarter of the timeout passed since this subtask last did; fails if fenced. A renewal
+     * that finds the lease changed since it read it reads again: renewed by a subtask of this run, it is renewed.
+     */
     public void renewIfDue() throws IOException {
         long now = System.currentTimeMillis();
         if (now - lastRenewal < timeoutMillis / 4) {
             return;
         }
-        checkOwner();
-        write();
+        if (!write(Optional.of(owned().version))) {
+            owned();
+        }
         lastRenewal = now;
     }
 
     /** Fails unless this run still holds the lease. */
     public void checkOwner() throws IOException {
+        owned();
+    }
+
+    /** The lease as read, held by this run; fails (fenced) when another run holds it or it is gone. */
+    private Holder owned() throws IOException {
         Optional<Holder> current = read();
         if (current.isEmpty() || !current.get().owner.equals(runId)) {
             String other = current.map(h -> "run " + h.owner + " of '" + h.job + "' on " + h.host).orElse("nobody (deleted)");
@@ -146,9 +175,11 @@ public final class ArchiveLease implements Serializable {
                             + "by this job; another job took over after this one did not renew the lease for %d ms.",
                     runId, root, path(), other, timeoutMillis));
         }
+        return current.get();
     }
 
-    private void write() throws IOException {
+    /** Writes this run's lease if the object is still at {@code version} (absent: if there is none); false if not. */
+    private boolean write(Optional<String> version) throws IOException {
         ObjectNode n = JSON.createObjectNode();
         n.put("format", 1);
         n.put("owner", runId);
@@ -159,21 +190,38 @@ public final class ArchiveLease implements Serializable {
         if (!flinkJob.isEmpty()) {
             n.put("flink_job", flinkJob);
         }
-        MetadataObjects.write(path(), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n));
+        byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n);
+        return version.isPresent() ? object().replace(bytes, version.get()) : object().create(bytes);
     }
 
     private Optional<Holder> read() throws IOException {
         Path path = path();
-        Optional<byte[]> bytes = MetadataObjects.read(path);
-        if (bytes.isEmpty()) {
+        Optional<LeaseObject.Versioned> read = object().read();
+        if (read.isEmpty()) {
             return Optional.empty();
         }
-        JsonNode n = JSON.readTree(bytes.get());
+        JsonNode n = JSON.readTree(read.get().bytes());
         if (n == null || !n.hasNonNull("owner")) {
             throw new IOException("Unreadable archive lease " + path + ": remove it if no archiver job runs on " + root);
         }
         return Optional.of(new Holder(n.path("owner").asText(), n.path("job").asText(), n.path("host").asText(),
-                n.path("renewed_at").asLong(), n.path("timeout_ms").asLong(timeoutMillis), n.path("flink_job").asText("")));
+                n.path("renewed_at").asLong(), n.path("timeout_ms").asLong(timeoutMillis), n.path("flink_job").asText(""),
+                read.get().version()));
+    }
+
+    private LeaseObject object() throws IOException {
+        if (object == null) {
+            object = LeaseObject.at(path());
+        }
+        return object;
+    }
+
+    /** Lets go of the connection to the lease's store (the lease itself stays as it is). */
+    public void close() {
+        if (object != null) {
+            object.close();
+            object = null;
+        }
     }
 
     private static String host() {
@@ -197,12 +245,13 @@ public final class ArchiveLease implements Serializable {
     public void release() throws IOException {
         Optional<Holder> current = read();
         if (current.isPresent() && current.get().owner.equals(runId)) {
-            path().getFileSystem().delete(path(), false);
+            object().delete();
         }
     }
 
     /** Who holds the lease, as read from the lease object; {@code flinkJob} empty until a writer renewed it. */
-    private record Holder(String owner, String job, String host, long renewedAt, long timeoutMillis, String flinkJob) {
+    private record Holder(String owner, String job, String host, long renewedAt, long timeoutMillis, String flinkJob,
+            String version) {
 
         String describe() {
             return "run " + owner + " of '" + job + "'" + (flinkJob.isEmpty() ? "" : " (Flink job " + flinkJob + ")") + " on " + host;

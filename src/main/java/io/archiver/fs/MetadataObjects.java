@@ -1,6 +1,6 @@
-package io.archiver.position;
+package io.archiver.fs;
 
-import io.archiver.fs.FileSystemContext;
+
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -67,7 +67,10 @@ public final class MetadataObjects {
      * atomic (S3-compatible servers on a file system) may hand out an object while it is being replaced, cut
      * short, and the read is repeated then.
      */
-    private static boolean completeJson(byte[] bytes) {
+    public static boolean completeJson(byte[] bytes) {
+        if (bytes.length == 0) {
+            return false;
+        }
         try (JsonParser p = JSON.createParser(bytes)) {
             while (p.nextToken() != null) {
                 p.skipChildren();
