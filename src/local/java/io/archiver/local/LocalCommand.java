@@ -1,5 +1,7 @@
 package io.archiver.local;
 
+import io.archiver.config.SourceOptions;
+import io.archiver.config.JobOptions;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.PartitionReport;
@@ -27,9 +29,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.config.ArchiverOptions.JOB_NAME;
-import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
-import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.JobOptions.JOB_NAME;
+import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 
 /**
  * Runs the archiver on an embedded local stack: a real Kafka broker and a real S3-compatible server on

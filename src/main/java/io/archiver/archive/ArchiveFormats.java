@@ -1,5 +1,6 @@
 package io.archiver.archive;
 
+import io.archiver.config.SinkOptions;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.format.ArchiveFileFormat;
@@ -9,7 +10,7 @@ import io.archiver.format.parquet.ParquetFormat;
 import java.util.List;
 import java.util.Optional;
 
-import static io.archiver.config.ArchiverOptions.SINK_FORMAT;
+import static io.archiver.config.SinkOptions.SINK_FORMAT;
 
 /** The file formats an archive's files may be in: the one a configuration writes, the one a file was written in. */
 public final class ArchiveFormats {

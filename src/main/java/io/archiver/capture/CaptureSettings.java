@@ -1,13 +1,14 @@
 package io.archiver.capture;
 
+import io.archiver.config.SourceOptions;
 import io.archiver.config.ArchiverConfig;
 
 import java.io.Serializable;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import static io.archiver.config.ArchiverOptions.KAFKA_CONSUMER_GROUPS_INTERVAL;
-import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.SourceOptions.KAFKA_CONSUMER_GROUPS_INTERVAL;
+import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 
 /**
  * What the archiver records of the source cluster besides its records, in the job graph: the archived topics

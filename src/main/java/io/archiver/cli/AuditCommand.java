@@ -1,5 +1,6 @@
 package io.archiver.cli;
 
+import io.archiver.config.SourceOptions;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.audit.ArchivedNotInLog;
 import io.archiver.audit.AuditReport;
@@ -21,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 
 /**
  * Compares the archive with Kafka and says whether it can be trusted. Exit code 0: clean; 1: findings

@@ -1,5 +1,6 @@
 package io.archiver.cli;
 
+import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.archive.ArchiveFileReader;
@@ -27,7 +28,7 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import static io.archiver.config.ArchiverOptions.JOB_NAME;
+import static io.archiver.config.JobOptions.JOB_NAME;
 
 /**
  * Writes the archive back into Kafka, exactly once: the committed archive files of the selected topics, each

@@ -1,5 +1,6 @@
 package io.archiver.cli;
 
+import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 
@@ -17,7 +18,7 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import static io.archiver.config.ArchiverOptions.JOB_NAME;
+import static io.archiver.config.JobOptions.JOB_NAME;
 
 /**
  * Builds and executes the archiver job from the configuration: submitted to the cluster under {@code flink

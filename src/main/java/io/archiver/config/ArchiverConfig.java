@@ -19,7 +19,13 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
-import static io.archiver.config.ArchiverOptions.*;
+import static io.archiver.config.CheckpointOptions.*;
+import static io.archiver.config.FencingOptions.*;
+import static io.archiver.config.FormatOptions.*;
+import static io.archiver.config.JobOptions.*;
+import static io.archiver.config.RecordOptions.*;
+import static io.archiver.config.SinkOptions.*;
+import static io.archiver.config.SourceOptions.*;
 
 /**
  * The archiver's configuration, validated as a whole when it is built: unknown keys, values that do not
@@ -29,7 +35,7 @@ import static io.archiver.config.ArchiverOptions.*;
 public final class ArchiverConfig {
 
     private static final String REDACTED = "******";
-    private static final String ISOLATION_LEVEL_KEY = KAFKA_PROPERTIES_PREFIX + "isolation.level";
+    static final String ISOLATION_LEVEL_KEY = KAFKA_PROPERTIES_PREFIX + "isolation.level";
 
     private static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
 
@@ -185,103 +191,28 @@ public final class ArchiverConfig {
                 throw new ConfigException(unknownKeyMessage(key));
             }
         }
-        for (ConfigOption<?> option : all()) {
+        for (ConfigOption<?> option : ArchiverOptions.all()) {
             checkParses(option);
         }
         require(KAFKA_BOOTSTRAP_SERVERS, "e.g. kafka.bootstrap.servers: broker-1:9092,broker-2:9092");
         require(SINK_PATH, "e.g. sink.path: s3://my-bucket/kafka-archive");
-        boolean hasTopics = !topics().isEmpty();
-        boolean hasPattern = getOptional(KAFKA_TOPIC_PATTERN).isPresent();
-        if (hasTopics == hasPattern) {
-            throw new ConfigException(
-                    "Set exactly one of '" + KAFKA_TOPICS.key() + "' (e.g. orders,payments) and '"
-                            + KAFKA_TOPIC_PATTERN.key() + "' (e.g. orders\\..*); "
-                            + (hasTopics ? "both are set." : "neither is set."));
-        }
-        for (String topic : topics()) {
-            if (!topic.matches("[a-zA-Z0-9._-]+")) {
-                throw new ConfigException(
-                        "Invalid topic '" + topic + "' in '" + KAFKA_TOPICS.key()
-                                + "': Kafka topic names use only letters, digits, '.', '_' and '-'.");
-            }
-        }
-        if (hasPattern) {
-            try {
-                topicPattern();
-            } catch (PatternSyntaxException e) {
-                throw new ConfigException(
-                        "Invalid regular expression for '" + KAFKA_TOPIC_PATTERN.key() + "': " + e.getDescription() + ".");
-            }
-        }
-        try {
-            consumerGroupPattern();
-        } catch (PatternSyntaxException e) {
-            throw new ConfigException(
-                    "Invalid regular expression for '" + KAFKA_CONSUMER_GROUP_PATTERN.key() + "': " + e.getDescription() + ".");
-        }
-        String isolation = raw.get(ISOLATION_LEVEL_KEY);
-        if (isolation != null && !isolation.trim().matches("read_committed|read_uncommitted")) {
-            throw new ConfigException(
-                    "Invalid value '" + isolation + "' for '" + ISOLATION_LEVEL_KEY + "': accepted values are read_committed"
-                            + " (the default: committed records only) and read_uncommitted (also archives the records of"
-                            + " aborted and still open transactions).");
-        }
-        start();
-        stop();
-        if (get(MODE) == Mode.STREAMING && raw.containsKey(KAFKA_STOP.key())) {
-            throw new ConfigException(
-                    "'" + KAFKA_STOP.key() + "' applies only to mode: batch; remove it or set mode: batch.");
-        }
-        String sink = sinkPath();
-        if (!sink.matches("[a-zA-Z][a-zA-Z0-9+.-]*://.+")) {
-            throw new ConfigException(
-                    "Invalid value '" + sink + "' for '" + SINK_PATH.key()
-                            + "': write a filesystem URI such as s3://bucket/prefix or file:///data/archive.");
-        }
-        positive(PARALLELISM, get(PARALLELISM) == -1 || get(PARALLELISM) > 0, "-1 or a positive integer");
-        positive(RESTART_ATTEMPTS, get(RESTART_ATTEMPTS) >= 0, "0 or more");
-        positive(CHECKPOINT_INTERVAL, get(CHECKPOINT_INTERVAL).toMillis() >= 10, "at least 10 ms");
-        if (raw.containsKey(FENCING_LEASE_TIMEOUT.key()) && leaseTimeout().compareTo(get(CHECKPOINT_INTERVAL).multipliedBy(2)) < 0) {
-            throw new ConfigException(
-                    "Invalid value '" + leaseTimeout().toMillis() + " ms' for '" + FENCING_LEASE_TIMEOUT.key()
-                            + "': it must be at least twice '" + CHECKPOINT_INTERVAL.key() + "' (" + get(CHECKPOINT_INTERVAL).toMillis()
-                            + " ms), since the lease is renewed at every checkpoint; raise it or checkpoint more often.");
-        }
-        positive(SINK_ROLL_MAX_PART_SIZE, get(SINK_ROLL_MAX_PART_SIZE).getBytes() > 0, "a positive size");
-        positive(SINK_PARQUET_ROW_GROUP_SIZE, get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes() >= MemorySize.parse("64kb").getBytes(), "at least 64 kb");
-        positive(SINK_PARQUET_PAGE_SIZE, get(SINK_PARQUET_PAGE_SIZE).getBytes() >= 1024, "at least 1 kb");
-        long buffers = get(SINK_PARQUET_BUFFER_MEMORY).getBytes();
-        positive(SINK_PARQUET_BUFFER_MEMORY, buffers == 0 || buffers >= MemorySize.parse("1mb").getBytes(), "0 (no bound) or at least 1 mb");
-        int gzipLevel = get(SINK_JSONL_GZIP_LEVEL);
-        positive(SINK_JSONL_GZIP_LEVEL, gzipLevel >= 1 && gzipLevel <= 9, "1 (fastest) to 9 (smallest)");
-        zstdLevel(SINK_JSONL_ZSTD_LEVEL);
-        zstdLevel(SINK_PARQUET_ZSTD_LEVEL);
-        positive(SINK_ROLL_INACTIVITY, !get(SINK_ROLL_INACTIVITY).isNegative(), "a positive duration");
-        positive(SINK_ROLL_INTERVAL, !get(SINK_ROLL_INTERVAL).isNegative(), "a positive duration");
-        positive(SINK_BUCKET_CHECK_INTERVAL, get(SINK_BUCKET_CHECK_INTERVAL).toMillis() > 0, "a positive duration");
-        positive(SINK_UPLOAD_THREADS, get(SINK_UPLOAD_THREADS) >= 1 && get(SINK_UPLOAD_THREADS) <= 64, "1 to 64");
-        positive(SINK_COMMIT_THREADS, get(SINK_COMMIT_THREADS) >= 1 && get(SINK_COMMIT_THREADS) <= 64, "1 to 64");
-        if (getOptional(SINK_S3_KMS_KEY_ID).isPresent() && get(SINK_S3_ENCRYPTION) != S3Encryption.SSE_KMS) {
-            throw new ConfigException(
-                    "'" + SINK_S3_KMS_KEY_ID.key() + "' applies only to '" + SINK_S3_ENCRYPTION.key() + ": sse-kms' (it is "
-                            + get(SINK_S3_ENCRYPTION) + "); set that too, or remove the key id.");
-        }
-        if (get(SINK_S3_ENCRYPTION) != S3Encryption.DEFAULT && !sink.startsWith("s3")) {
-            throw new ConfigException(
-                    "'" + SINK_S3_ENCRYPTION.key() + ": " + get(SINK_S3_ENCRYPTION) + "' applies to an archive in S3, and '"
-                            + SINK_PATH.key() + "' is " + sink + "; remove it or archive to s3://bucket/prefix.");
-        }
-        if (get(SINK_LAYOUT) == SinkLayout.PER_TOPIC && get(SINK_FORMAT) != ArchiveFormat.PARQUET) {
-            throw new ConfigException(
-                    "'" + SINK_LAYOUT.key() + ": per-topic' needs '" + SINK_FORMAT.key() + ": parquet' (its files hold many partitions, "
-                            + "found by the row groups' statistics, which JSON Lines has not); set " + SINK_FORMAT.key()
-                            + ": parquet, or " + SINK_LAYOUT.key() + ": per-partition.");
-        }
-        if (!get(SINK_PART_PREFIX).matches("[a-zA-Z0-9._-]+")) {
-            throw new ConfigException(
-                    "Invalid value '" + get(SINK_PART_PREFIX) + "' for '" + SINK_PART_PREFIX.key()
-                            + "': use letters, digits, '.', '_' and '-' only.");
-        }
+        SourceOptions.validate(this);
+        SinkOptions.validatePath(this);
+        JobOptions.validate(this);
+        CheckpointOptions.validate(this);
+        FencingOptions.validate(this);
+        SinkOptions.validate(this);
+        FormatOptions.validate(this);
+    }
+
+    /** Whether {@code key} is set (not only defaulted). */
+    boolean isSet(String key) {
+        return raw.containsKey(key);
+    }
+
+    /** The value of {@code key} as given, or null. */
+    String rawValue(String key) {
+        return raw.get(key);
     }
 
     private void checkParses(ConfigOption<?> option) {
@@ -294,17 +225,17 @@ public final class ArchiverConfig {
         }
     }
 
-    private void require(ConfigOption<String> option, String example) {
+    void require(ConfigOption<String> option, String example) {
         if (getOptional(option).isEmpty()) {
             throw new ConfigException("Missing required key '" + option.key() + "' (" + example + ").");
         }
     }
 
-    private void zstdLevel(ConfigOption<Integer> option) {
+    void zstdLevel(ConfigOption<Integer> option) {
         positive(option, get(option) >= 1 && get(option) <= 19, "1 (fastest) to 19 (smallest)");
     }
 
-    private void positive(ConfigOption<?> option, boolean ok, String expected) {
+    void positive(ConfigOption<?> option, boolean ok, String expected) {
         if (!ok) {
             throw new ConfigException(
                     "Invalid value '" + conf.get(option) + "' for '" + option.key() + "': expected " + expected + ".");
@@ -314,11 +245,11 @@ public final class ArchiverConfig {
     private static boolean isKnown(String key) {
         return key.startsWith(KAFKA_PROPERTIES_PREFIX)
                 || key.startsWith(FLINK_PREFIX)
-                || all().stream().anyMatch(o -> o.key().equals(key));
+                || ArchiverOptions.all().stream().anyMatch(o -> o.key().equals(key));
     }
 
     private static String unknownKeyMessage(String key) {
-        String hint = CloseNames.closest(key, all().stream().map(ConfigOption::key).toList())
+        String hint = CloseNames.closest(key, ArchiverOptions.all().stream().map(ConfigOption::key).toList())
                 .map(nearest -> " Did you mean '" + nearest + "'?")
                 .orElse("");
         return "Unknown configuration key '" + key + "'." + hint

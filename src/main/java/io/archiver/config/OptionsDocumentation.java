@@ -27,10 +27,10 @@ public final class OptionsDocumentation {
                     .append(" | ").append(new HtmlFormatter().format(option.description()).replace("|", "\\|"))
                     .append(" |\n");
         }
-        sb.append("| `").append(ArchiverOptions.KAFKA_PROPERTIES_PREFIX).append("*` | | any | ")
+        sb.append("| `").append(SourceOptions.KAFKA_PROPERTIES_PREFIX).append("*` | | any | ")
                 .append("Kafka consumer properties, passed as they are (e.g. `kafka.properties.security.protocol: SASL_SSL`);"
                         + " `isolation.level` is `read_committed` unless set (`read_uncommitted` also archives aborted transactions). |\n");
-        sb.append("| `").append(ArchiverOptions.FLINK_PREFIX).append("*` | | any | ")
+        sb.append("| `").append(JobOptions.FLINK_PREFIX).append("*` | | any | ")
                 .append("Flink settings of the job and of the local Flink (e.g. `flink.s3.endpoint`, `flink.state.backend.type`). |\n");
         return sb.toString();
     }
@@ -57,18 +57,20 @@ public final class OptionsDocumentation {
     }
 
     /**
-     * The type an option is declared with: the type argument of its {@code ConfigOption<T>} field in {@link
-     * ArchiverOptions} (Flink keeps the type of an option to itself).
+     * The type an option is declared with: the type argument of its {@code ConfigOption<T>} field in the class of
+     * its area ({@link ArchiverOptions#AREAS}; Flink keeps the type of an option to itself).
      */
     static Class<?> declaredType(ConfigOption<?> option) {
-        for (Field field : ArchiverOptions.class.getFields()) {
-            try {
-                if (Modifier.isStatic(field.getModifiers()) && field.get(null) == option
-                        && field.getGenericType() instanceof ParameterizedType declared) {
-                    return (Class<?>) declared.getActualTypeArguments()[0];
+        for (Class<?> area : ArchiverOptions.AREAS) {
+            for (Field field : area.getFields()) {
+                try {
+                    if (Modifier.isStatic(field.getModifiers()) && field.get(null) == option
+                            && field.getGenericType() instanceof ParameterizedType declared) {
+                        return (Class<?>) declared.getActualTypeArguments()[0];
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
                 }
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
             }
         }
         throw new IllegalArgumentException("Not an option of ArchiverOptions: " + option.key());

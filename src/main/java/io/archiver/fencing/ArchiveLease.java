@@ -112,7 +112,12 @@ public final class ArchiveLease implements Serializable {
             }
         }
         if (!write(current.map(Holder::version))) {
+            // refused: another run wrote first, or this write landed and a retry of it was refused
             Optional<Holder> winner = read();
+            if (winner.isPresent() && winner.get().owner.equals(runId)) {
+                LOG.info("Run {} holds the lease of the archive {} ({}; timeout {} ms)", runId, root, path(), timeoutMillis);
+                return;
+            }
             throw new LeaseException(String.format(
                     "Another archiver job took the lease of %s at the same moment as this one: %s holds it now (%s). Two jobs "
                             + "on one archive would interleave their files. Stop the other job first, or give this job its own "

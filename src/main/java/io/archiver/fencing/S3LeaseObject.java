@@ -4,6 +4,8 @@ import io.archiver.fs.MetadataObjects;
 import io.archiver.fs.S3BucketAccess;
 
 import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -23,6 +25,8 @@ import java.util.Optional;
  * object the job writes.
  */
 final class S3LeaseObject implements LeaseObject {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3LeaseObject.class);
 
     private static final int READ_ATTEMPTS = 5;
     private static final long RETRY_PAUSE_MILLIS = 50;
@@ -88,6 +92,8 @@ final class S3LeaseObject implements LeaseObject {
         } catch (S3Exception e) {
             // 412: the condition does not hold; 409: a concurrent conditional write won; 404: If-Match on a deleted object
             if (e.statusCode() == 412 || e.statusCode() == 409 || e.statusCode() == 404) {
+                LOG.info("S3 refused the conditional write of s3://{}/{} ({} {}, after {} attempt(s))", bucket, key, e.statusCode(),
+                        e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode(), e.numAttempts());
                 return false;
             }
             throw failure("write", e);

@@ -1,5 +1,7 @@
 package io.archiver.fs;
 
+import io.archiver.config.SinkOptions;
+import io.archiver.config.CheckpointOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.S3Encryption;
 import io.archiver.config.UserFacingError;
@@ -14,9 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static io.archiver.config.ArchiverOptions.CHECKPOINT_DIR;
-import static io.archiver.config.ArchiverOptions.SINK_S3_ENCRYPTION;
-import static io.archiver.config.ArchiverOptions.SINK_S3_KMS_KEY_ID;
+import static io.archiver.config.CheckpointOptions.CHECKPOINT_DIR;
+import static io.archiver.config.SinkOptions.SINK_S3_ENCRYPTION;
+import static io.archiver.config.SinkOptions.SINK_S3_KMS_KEY_ID;
 
 /**
  * The server-side encryption every object the job writes to S3 must get ({@code sink.s3.encryption}, {@code

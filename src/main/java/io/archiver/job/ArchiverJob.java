@@ -1,14 +1,16 @@
 package io.archiver.job;
 
+import io.archiver.config.SourceOptions;
+import io.archiver.config.RecordOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.fencing.ArchiveLease;
-import io.archiver.position.ArchivedOffsetFilter;
+import io.archiver.pipeline.ArchivedOffsetFilter;
 import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.sink.ArchiveSinkFactory;
-import io.archiver.validation.RecordValidator;
+import io.archiver.pipeline.RecordValidator;
 import io.archiver.source.KafkaSourceFactory;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -16,8 +18,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import static io.archiver.config.ArchiverOptions.ERRORS_POLICY;
-import static io.archiver.config.ArchiverOptions.RESUME_FROM_ARCHIVE;
+import static io.archiver.config.RecordOptions.ERRORS_POLICY;
+import static io.archiver.config.SourceOptions.RESUME_FROM_ARCHIVE;
 
 /**
  * The archiver's dataflow: Kafka source → archived-offset filter → record validator → archive sink (and, with

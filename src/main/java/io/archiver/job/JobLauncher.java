@@ -1,5 +1,6 @@
 package io.archiver.job;
 
+import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fencing.ArchiveLease;
@@ -17,8 +18,8 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Consumer;
 
-import static io.archiver.config.ArchiverOptions.JOB_NAME;
-import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
+import static io.archiver.config.JobOptions.JOB_NAME;
+import static io.archiver.config.JobOptions.PREFLIGHT_TIMEOUT;
 
 /**
  * Creates the execution environment of the archiver and adds its dataflow. Submitted with {@code flink

@@ -13,7 +13,8 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 
-import static io.archiver.config.ArchiverOptions.*;
+import static io.archiver.config.CheckpointOptions.*;
+import static io.archiver.config.JobOptions.*;
 
 /**
  * The Flink settings of the archiver job, derived from its configuration: runtime mode, exactly-once

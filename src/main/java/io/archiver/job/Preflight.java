@@ -1,5 +1,8 @@
 package io.archiver.job;
 
+import io.archiver.config.SourceOptions;
+import io.archiver.config.SinkOptions;
+import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PositionSpec;
 import io.archiver.config.CloseNames;
@@ -45,11 +48,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
-import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
-import static io.archiver.config.ArchiverOptions.KAFKA_TOPICS;
-import static io.archiver.config.ArchiverOptions.PREFLIGHT_TIMEOUT;
-import static io.archiver.config.ArchiverOptions.SINK_PATH;
+import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.SourceOptions.KAFKA_TOPICS;
+import static io.archiver.config.JobOptions.PREFLIGHT_TIMEOUT;
+import static io.archiver.config.SinkOptions.SINK_PATH;
 
 /**
  * Checks, before the job is submitted, that Kafka is reachable and the topics exist, and that the archive

@@ -1,13 +1,14 @@
 package io.archiver.record;
 
+import io.archiver.config.RecordOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PayloadFormat;
 
 import java.io.Serializable;
 
-import static io.archiver.config.ArchiverOptions.RECORD_HEADER_FORMAT;
-import static io.archiver.config.ArchiverOptions.RECORD_KEY_FORMAT;
-import static io.archiver.config.ArchiverOptions.RECORD_VALUE_FORMAT;
+import static io.archiver.config.RecordOptions.RECORD_HEADER_FORMAT;
+import static io.archiver.config.RecordOptions.RECORD_KEY_FORMAT;
+import static io.archiver.config.RecordOptions.RECORD_VALUE_FORMAT;
 
 /** How keys, values and header values are stored: the part of the configuration writers and readers need. */
 public final class PayloadFormats implements Serializable {

@@ -1,5 +1,6 @@
 package io.archiver.repair;
 
+import io.archiver.config.SinkOptions;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
@@ -41,9 +42,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 
-import static io.archiver.config.ArchiverOptions.SINK_LAYOUT;
-import static io.archiver.config.ArchiverOptions.SINK_PART_PREFIX;
-import static io.archiver.config.ArchiverOptions.SINK_TIME_PARTITIONING;
+import static io.archiver.config.SinkOptions.SINK_LAYOUT;
+import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
+import static io.archiver.config.SinkOptions.SINK_TIME_PARTITIONING;
 
 /**
  * Carries out a {@link RepairPlan} on an archive, alongside the job that keeps archiving into it: the job only

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.config.SourceOptions;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.audit.AuditReport;
@@ -23,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 
 /**
  * The archive's holes and doubles inside a restore's selection, for {@code --dry-run}. Topics the cluster still

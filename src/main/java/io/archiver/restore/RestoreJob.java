@@ -1,5 +1,8 @@
 package io.archiver.restore;
 
+import io.archiver.config.SourceOptions;
+import io.archiver.config.JobOptions;
+import io.archiver.config.CheckpointOptions;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.TopicSettings;
 import io.archiver.config.ArchiverConfig;
@@ -39,9 +42,9 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.config.ArchiverOptions.CHECKPOINT_INTERVAL;
-import static io.archiver.config.ArchiverOptions.JOB_NAME;
-import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.CheckpointOptions.CHECKPOINT_INTERVAL;
+import static io.archiver.config.JobOptions.JOB_NAME;
+import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
 
 /**
  * The restore job: the plan's read units (a file, or files whose offsets overlap), a partition's in offset order

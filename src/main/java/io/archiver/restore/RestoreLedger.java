@@ -1,5 +1,7 @@
 package io.archiver.restore;
 
+import io.archiver.config.SourceOptions;
+import io.archiver.config.RestoreOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.kafka.LastStableOffsets;
@@ -43,8 +45,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
-import static io.archiver.config.ArchiverOptions.RESTORE_LEDGER_TOPIC;
+import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.RestoreOptions.RESTORE_LEDGER_TOPIC;
 
 /**
  * What restores wrote, kept where nothing but the restore changes it: a compacted topic of the cluster restored

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.config.RestoreOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.TopicDescriptions;
@@ -19,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import static io.archiver.config.ArchiverOptions.RESTORE_LEDGER_TOPIC;
+import static io.archiver.config.RestoreOptions.RESTORE_LEDGER_TOPIC;
 
 /**
  * Per archived partition of a plan ({@code topic-partition}), its entry in the restore ledger ({@link

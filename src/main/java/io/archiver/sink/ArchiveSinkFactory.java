@@ -23,7 +23,9 @@ import io.archiver.sink.files.PartFiles;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 
-import static io.archiver.config.ArchiverOptions.*;
+import static io.archiver.config.FormatOptions.*;
+import static io.archiver.config.JobOptions.*;
+import static io.archiver.config.SinkOptions.*;
 
 /**
  * Builds the two-phase-commit file sinks of the archiver: part files are written in progress,

@@ -1,5 +1,7 @@
 package io.archiver.source;
 
+import io.archiver.config.SourceOptions;
+import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
 import io.archiver.position.PositionRecovery;
@@ -17,12 +19,12 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Properties;
 
-import static io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS;
-import static io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID;
-import static io.archiver.config.ArchiverOptions.KAFKA_PARTITION_DISCOVERY_INTERVAL;
-import static io.archiver.config.ArchiverOptions.KAFKA_START;
-import static io.archiver.config.ArchiverOptions.MODE;
-import static io.archiver.config.ArchiverOptions.RESUME_FROM_ARCHIVE;
+import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
+import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
+import static io.archiver.config.SourceOptions.KAFKA_PARTITION_DISCOVERY_INTERVAL;
+import static io.archiver.config.SourceOptions.KAFKA_START;
+import static io.archiver.config.JobOptions.MODE;
+import static io.archiver.config.SourceOptions.RESUME_FROM_ARCHIVE;
 
 /**
  * Builds the {@link KafkaSource} of the archiver from its configuration. The read position lives in

@@ -35,8 +35,8 @@ class ArchiverConfigTest {
         ArchiverConfig config = ArchiverConfig.of(valid());
         assertThat(config.topics()).containsExactly("orders", "payments");
         assertThat(config.sinkPath()).isEqualTo("s3://bucket/archive");
-        assertThat(config.get(ArchiverOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
-        assertThat(config.get(ArchiverOptions.MODE)).isEqualTo(Mode.STREAMING);
+        assertThat(config.get(SinkOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
+        assertThat(config.get(JobOptions.MODE)).isEqualTo(Mode.STREAMING);
         assertThat(config.deadLetterPath()).isEqualTo("s3://bucket/archive/_dead-letter");
     }
 
@@ -90,7 +90,7 @@ class ArchiverConfigTest {
 
     @Test
     void hyphenatedEnumValuesParse() {
-        assertThat(ArchiverConfig.of(validWith("errors.policy", "dead-letter")).get(ArchiverOptions.ERRORS_POLICY))
+        assertThat(ArchiverConfig.of(validWith("errors.policy", "dead-letter")).get(RecordOptions.ERRORS_POLICY))
                 .isEqualTo(ErrorPolicy.DEAD_LETTER);
     }
 
@@ -204,8 +204,8 @@ class ArchiverConfigTest {
                 ""));
         ArchiverConfig config = ConfigLoader.load(file, Map.of("sink.format", "parquet"));
         assertThat(config.topics()).containsExactly("orders", "payments");
-        assertThat(config.get(ArchiverOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
-        assertThat(config.get(ArchiverOptions.CHECKPOINT_INTERVAL)).hasSeconds(10);
+        assertThat(config.get(SinkOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
+        assertThat(config.get(CheckpointOptions.CHECKPOINT_INTERVAL)).hasSeconds(10);
     }
 
     @Test
@@ -225,7 +225,7 @@ class ArchiverConfigTest {
     @Test
     void thePerTopicLayoutIsParquetOnly() {
         Map<String, String> m = validWith("sink.layout", "per-topic");
-        assertThat(ArchiverConfig.of(m).get(ArchiverOptions.SINK_LAYOUT)).isEqualTo(SinkLayout.PER_TOPIC);
+        assertThat(ArchiverConfig.of(m).get(SinkOptions.SINK_LAYOUT)).isEqualTo(SinkLayout.PER_TOPIC);
         m.put("sink.format", "jsonl");
         assertThatThrownBy(() -> ArchiverConfig.of(m))
                 .isInstanceOf(ConfigException.class)

@@ -29,8 +29,8 @@ class OptionsDocumentationTest {
 
     @Test
     void everyOptionSaysWhatItAcceptsFromItsDeclaredTypeNotItsDefault() {
-        assertThat(OptionsDocumentation.accepted(ArchiverOptions.RESUME_FROM_ARCHIVE)).isEqualTo("true or false");
-        assertThat(OptionsDocumentation.accepted(ArchiverOptions.FENCING_LEASE_TIMEOUT)).startsWith("a duration");
+        assertThat(OptionsDocumentation.accepted(SourceOptions.RESUME_FROM_ARCHIVE)).isEqualTo("true or false");
+        assertThat(OptionsDocumentation.accepted(FencingOptions.FENCING_LEASE_TIMEOUT)).startsWith("a duration");
         for (var option : ArchiverOptions.all()) {
             Class<?> type = OptionsDocumentation.declaredType(option);
             if (type != String.class) {

@@ -1,5 +1,6 @@
 package io.archiver.deploy;
 
+import io.archiver.config.SourceOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigLoader;
 
@@ -35,7 +36,7 @@ class DockerComposeTest {
 
         ArchiverConfig config = ConfigLoader.load(Path.of("conf", "archiver-docker.yaml"), Map.of());
         String advertised = String.valueOf(map(map(services.get("kafka")).get("environment")).get("KAFKA_ADVERTISED_LISTENERS"));
-        assertThat(advertised).contains("PLAINTEXT://" + config.get(io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS));
+        assertThat(advertised).contains("PLAINTEXT://" + config.get(io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS));
         assertThat(String.valueOf(map(services.get("kafka")).get("image"))).isEqualTo("apache/kafka:4.2.0");
 
         List<Object> createTopic = (List<Object>) map(services.get("create-topic")).get("entrypoint");
@@ -82,7 +83,7 @@ class DockerComposeTest {
         }
         ArchiverConfig config = ConfigLoader.load(Path.of("conf", "archiver-docker-secure.yaml"), Map.of());
         Map<String, Object> kafka = map(map(services.get("kafka")).get("environment"));
-        String bootstrap = config.get(io.archiver.config.ArchiverOptions.KAFKA_BOOTSTRAP_SERVERS);
+        String bootstrap = config.get(io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS);
         assertThat(String.valueOf(kafka.get("KAFKA_ADVERTISED_LISTENERS"))).contains("SECURE://" + bootstrap);
         assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP")))
                 .contains("SECURE:" + config.kafkaProperties().getProperty("security.protocol"));
@@ -92,7 +93,7 @@ class DockerComposeTest {
 
         String grants = String.valueOf(map(services.get("kafka-user")).get("entrypoint"));
         assertThat(grants).contains("--entity-name archiver").contains("--topic " + config.topics().get(0))
-                .contains("--group " + config.get(io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID));
+                .contains("--group " + config.get(io.archiver.config.SourceOptions.KAFKA_GROUP_ID));
         assertThat(config.kafkaProperties().getProperty("sasl.jaas.config"))
                 .contains("username=\"archiver\"").contains("password=\"${env:ARCHIVER_KAFKA_PASSWORD}\"");
         String trustStore = config.kafkaProperties().getProperty("ssl.truststore.location");

@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.config.CheckpointOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
@@ -122,7 +123,7 @@ class ResumeDiscoveredPartitionsITCase {
 
     /** Cancels once the job has completed a checkpoint; nothing of its state is used afterwards. */
     private static void cancel(ArchiverConfig config, JobClient job) throws Exception {
-        Checkpoints.latest(config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
+        Checkpoints.latest(config.get(io.archiver.config.CheckpointOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
         job.cancel().get(1, TimeUnit.MINUTES);
         Await.until("job cancelled", WAIT, () -> job.getJobStatus().get().isGloballyTerminalState());
     }

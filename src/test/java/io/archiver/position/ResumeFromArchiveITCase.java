@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.config.SourceOptions;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
@@ -184,7 +185,7 @@ class ResumeFromArchiveITCase {
     }
 
     private static void moveGroupOffsets(FaultScenario s) throws Exception {
-        String group = s.config().get(io.archiver.config.ArchiverOptions.KAFKA_GROUP_ID);
+        String group = s.config().get(io.archiver.config.SourceOptions.KAFKA_GROUP_ID);
         try (Admin admin = SharedStack.get().kafka().admin()) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             for (int p = 2; p < FaultScenario.PARTITIONS; p++) {

@@ -1,5 +1,7 @@
 package io.archiver.testutils;
 
+import io.archiver.config.JobOptions;
+import io.archiver.config.CheckpointOptions;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
@@ -142,7 +144,7 @@ public final class FaultScenario implements AutoCloseable {
     }
 
     private String jobCheckpointDir() {
-        return config.get(io.archiver.config.ArchiverOptions.CHECKPOINT_DIR) + "/" + job.getJobID();
+        return config.get(io.archiver.config.CheckpointOptions.CHECKPOINT_DIR) + "/" + job.getJobID();
     }
 
     /**
@@ -214,7 +216,7 @@ public final class FaultScenario implements AutoCloseable {
 
     private JobClient launch(ArchiverConfig config) throws Exception {
         jobsStarted++;
-        return JobLauncher.environment(config).executeAsync(config.get(io.archiver.config.ArchiverOptions.JOB_NAME));
+        return JobLauncher.environment(config).executeAsync(config.get(io.archiver.config.JobOptions.JOB_NAME));
     }
 
     @Override

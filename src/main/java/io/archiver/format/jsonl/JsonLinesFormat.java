@@ -1,5 +1,6 @@
 package io.archiver.format.jsonl;
 
+import io.archiver.config.FormatOptions;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.JsonCompression;
@@ -13,9 +14,9 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 
 import java.util.List;
 
-import static io.archiver.config.ArchiverOptions.SINK_JSONL_COMPRESSION;
-import static io.archiver.config.ArchiverOptions.SINK_JSONL_GZIP_LEVEL;
-import static io.archiver.config.ArchiverOptions.SINK_JSONL_ZSTD_LEVEL;
+import static io.archiver.config.FormatOptions.SINK_JSONL_COMPRESSION;
+import static io.archiver.config.FormatOptions.SINK_JSONL_GZIP_LEVEL;
+import static io.archiver.config.FormatOptions.SINK_JSONL_ZSTD_LEVEL;
 
 /** JSON Lines: one envelope object per line, uncompressed, gzip or zstd; a file holds one partition's records. */
 public final class JsonLinesFormat implements ArchiveFileFormat {

@@ -1,5 +1,6 @@
 package io.archiver.format.parquet;
 
+import io.archiver.config.FormatOptions;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
@@ -12,10 +13,10 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 
 import java.util.List;
 
-import static io.archiver.config.ArchiverOptions.SINK_PARQUET_COMPRESSION;
-import static io.archiver.config.ArchiverOptions.SINK_PARQUET_PAGE_SIZE;
-import static io.archiver.config.ArchiverOptions.SINK_PARQUET_ROW_GROUP_SIZE;
-import static io.archiver.config.ArchiverOptions.SINK_PARQUET_ZSTD_LEVEL;
+import static io.archiver.config.FormatOptions.SINK_PARQUET_COMPRESSION;
+import static io.archiver.config.FormatOptions.SINK_PARQUET_PAGE_SIZE;
+import static io.archiver.config.FormatOptions.SINK_PARQUET_ROW_GROUP_SIZE;
+import static io.archiver.config.FormatOptions.SINK_PARQUET_ZSTD_LEVEL;
 
 /**
  * Apache Parquet: the envelope as typed columns, compressed per column chunk. A file holds one partition's records

@@ -1,6 +1,8 @@
-package io.archiver.position;
+package io.archiver.pipeline;
 
 import io.archiver.fs.IoThreads;
+import io.archiver.position.ArchivePositions;
+import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;

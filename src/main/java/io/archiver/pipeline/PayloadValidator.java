@@ -1,4 +1,4 @@
-package io.archiver.validation;
+package io.archiver.pipeline;
 
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;

@@ -1,0 +1,87 @@
+package io.archiver.config;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+/** The settings of each file format: Parquet compression and sizes, JSON Lines compression. Part of the option catalog {@link ArchiverOptions}. */
+public final class FormatOptions {
+
+    public static final ConfigOption<ParquetCompression> SINK_PARQUET_COMPRESSION =
+            key("sink.parquet.compression")
+                    .enumType(ParquetCompression.class)
+                    .defaultValue(ParquetCompression.SNAPPY)
+                    .withDescription("Compression of Parquet files.");
+
+    public static final ConfigOption<Integer> SINK_PARQUET_ZSTD_LEVEL =
+            key("sink.parquet.zstd-level")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "zstd level of Parquet files with zstd compression, 1 (fastest) to 19 (smallest). Raise it only "
+                                    + "when storage matters more than the sink's CPU: higher levels cost task CPU for little size.");
+
+    public static final ConfigOption<MemorySize> SINK_PARQUET_ROW_GROUP_SIZE =
+            key("sink.parquet.row-group-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("32mb"))
+                    .withDescription(
+                            "Parquet row group size: the most a Parquet file buffers in memory before writing.");
+
+    public static final ConfigOption<MemorySize> SINK_PARQUET_PAGE_SIZE =
+            key("sink.parquet.page-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("1mb"))
+                    .withDescription("Parquet page size.");
+
+    public static final ConfigOption<MemorySize> SINK_PARQUET_BUFFER_MEMORY =
+            key("sink.parquet.buffer-memory")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64mb"))
+                    .withDescription(
+                            "Heap the open Parquet part files of one sink subtask may hold together, counting 40 KB per open file (about 35 KB "
+                                    + "measured) plus its pages and row group not yet written out. When they hold more, the files holding at least their share are closed early "
+                                    + "(smaller files, committed with the next checkpoint as usual), so buffered data is bounded by this setting, not by "
+                                    + "the checkpoint interval or the input rate. Open files are one per partition and time folder written since the "
+                                    + "last checkpoint; if they alone exceed it, a warning names the fixes. 0 removes the bound.");
+
+    public static final ConfigOption<JsonCompression> SINK_JSONL_COMPRESSION =
+            key("sink.jsonl.compression")
+                    .enumType(JsonCompression.class)
+                    .defaultValue(JsonCompression.NONE)
+                    .withDescription(
+                            "Compression of JSON Lines files: none (.jsonl), gzip (.jsonl.gz, readable everywhere) or zstd "
+                                    + "(.jsonl.zst, read by zstd, DuckDB, Spark, Athena; far cheaper in CPU than gzip). Compressing runs "
+                                    + "in the sink's task thread.");
+
+    public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
+            key("sink.jsonl.gzip-level")
+                    .intType()
+                    .defaultValue(6)
+                    .withDescription(
+                            "Deflate level of gzip JSON Lines, 1 (fastest) to 9 (smallest); 6 is gzip's own default. Lower it "
+                                    + "when the sink's CPU limits the rate.");
+
+    public static final ConfigOption<Integer> SINK_JSONL_ZSTD_LEVEL =
+            key("sink.jsonl.zstd-level")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "zstd level of zstd JSON Lines, 1 (fastest) to 19 (smallest). Every open part file holds a "
+                                    + "compression context outside the heap, larger at higher levels.");
+
+    /** Fails on Parquet sizes and compression levels out of range. */
+    static void validate(ArchiverConfig config) {
+        config.positive(SINK_PARQUET_ROW_GROUP_SIZE, config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes() >= MemorySize.parse("64kb").getBytes(), "at least 64 kb");
+        config.positive(SINK_PARQUET_PAGE_SIZE, config.get(SINK_PARQUET_PAGE_SIZE).getBytes() >= 1024, "at least 1 kb");
+        long buffers = config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes();
+        config.positive(SINK_PARQUET_BUFFER_MEMORY, buffers == 0 || buffers >= MemorySize.parse("1mb").getBytes(), "0 (no bound) or at least 1 mb");
+        int gzipLevel = config.get(SINK_JSONL_GZIP_LEVEL);
+        config.positive(SINK_JSONL_GZIP_LEVEL, gzipLevel >= 1 && gzipLevel <= 9, "1 (fastest) to 9 (smallest)");
+        config.zstdLevel(SINK_JSONL_ZSTD_LEVEL);
+        config.zstdLevel(SINK_PARQUET_ZSTD_LEVEL);
+    }
+
+    private FormatOptions() {}
+}
