@@ -27,35 +27,12 @@ public interface IncompleteUploads {
     void abort(Upload upload) throws IOException;
 
     /** One incomplete multipart upload. */
-    final class Upload {
-        private final String bucket;
-        private final String key;
-        private final String uploadId;
-        private final Instant initiated;
-
-        public Upload(String bucket, String key, String uploadId, Instant initiated) {
-            this.bucket = bucket;
-            this.key = key;
-            this.uploadId = uploadId;
-            this.initiated = initiated;
-        }
-
-        public String bucket() {
-            return bucket;
-        }
-
-        public String key() {
-            return key;
-        }
-
-        public String uploadId() {
-            return uploadId;
-        }
-
-        /** When the upload was started, or null when the server does not say. */
-        public Instant initiated() {
-            return initiated;
-        }
+    /**
+     * One incomplete upload.
+     *
+     * @param initiated when the upload was started, or null when the server does not say
+     */
+    record Upload(String bucket, String key, String uploadId, Instant initiated) {
 
         @Override
         public String toString() {

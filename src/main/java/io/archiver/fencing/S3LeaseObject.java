@@ -92,7 +92,7 @@ final class S3LeaseObject implements LeaseObject {
         } catch (S3Exception e) {
             // 412: the condition does not hold; 409: a concurrent conditional write won; 404: If-Match on a deleted object
             if (e.statusCode() == 412 || e.statusCode() == 409 || e.statusCode() == 404) {
-                LOG.info("S3 refused the conditional write of s3://{}/{} ({} {}, after {} attempt(s))", bucket, key, e.statusCode(),
+                LOG.debug("S3 refused the conditional write of s3://{}/{} ({} {}, after {} attempt(s))", bucket, key, e.statusCode(),
                         e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode(), e.numAttempts());
                 return false;
             }
