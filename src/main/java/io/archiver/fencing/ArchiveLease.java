@@ -46,6 +46,8 @@ public final class ArchiveLease implements Serializable {
     private final long timeoutMillis;
     /** The Flink job of the writers that renew through this copy; empty for the run's client. */
     private final String flinkJob;
+    /** Whether this run took the lease over from a run whose lease expired (not from one that ended). */
+    private boolean tookOverExpired;
     private transient long lastRenewal;
     private transient LeaseObject object;
 
@@ -63,7 +65,17 @@ public final class ArchiveLease implements Serializable {
 
     /** This run's lease as renewed by a sink writer of the Flink job {@code jobId}, which it names in the lease. */
     public ArchiveLease forJob(String jobId) {
-        return new ArchiveLease(root, runId, jobName, timeoutMillis, jobId);
+        ArchiveLease copy = new ArchiveLease(root, runId, jobName, timeoutMillis, jobId);
+        copy.tookOverExpired = tookOverExpired;
+        return copy;
+    }
+
+    /**
+     * Whether this run took the lease over from another run whose lease had expired: that run died without
+     * ending, or is cut off and will be fenced. Taking it from a job its cluster reports ended is not counted.
+     */
+    public boolean tookOverExpired() {
+        return tookOverExpired;
     }
 
     public Path path() {
@@ -109,6 +121,7 @@ public final class ArchiveLease implements Serializable {
             } else {
                 LOG.warn("Taking over the archive {} from {} (lease not renewed for {} ms)",
                         root, held.describe(), System.currentTimeMillis() - held.renewedAt);
+                tookOverExpired = true;
             }
         }
         if (!write(current.map(Holder::version))) {

@@ -105,6 +105,7 @@ public final class ArchiveSink
         context.metricGroup().gauge("partFilesBufferedBytes", memory::bufferedBytes);
         context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);
         ArchiveLease jobLease = lease.forJob(context.getJobInfo().getJobId().toHexString());
+        context.metricGroup().gauge("leaseTakenOverAfterExpiry", () -> jobLease.tookOverExpired() ? 1 : 0);
         return new ArchiveSinkWriter(fileWriter, subtask, jobLease, bounded);
     }
 

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Commit metrics: per job files, bytes and records committed, commit duration; per partition the last
+ * Commit metrics: per job files, bytes and records committed, commit duration and end; per partition the last
  * archived offset and the archive lag ({@link LogEndProbe}: from the first committed record not archived
  * to the last stable offset, 0 behind a trailing transaction marker).
  */
@@ -26,6 +26,8 @@ final class CommitMetrics {
     /** Updated by the committer, read when the probe's log ends arrive (on the Kafka client's thread). */
     private final Map<TopicPartition, PartitionGauges> partitions = new ConcurrentHashMap<>();
     private volatile long lastCommitMillis;
+    /** When the last commit ended (epoch ms); 0 before the first. */
+    private volatile long lastCommitAt;
 
     CommitMetrics(MetricGroup group) {
         this.group = group;
@@ -33,6 +35,7 @@ final class CommitMetrics {
         this.bytes = group.counter("archivedBytes");
         this.records = group.counter("archivedRecords");
         group.gauge("lastCommitDurationMs", () -> lastCommitMillis);
+        group.gauge("lastCommitTimestamp", () -> lastCommitAt);
     }
 
     /** A committed file of {@code fileBytes} holding {@code stats} (per partition). */
@@ -74,6 +77,7 @@ final class CommitMetrics {
 
     void commitDuration(long millis) {
         lastCommitMillis = millis;
+        lastCommitAt = System.currentTimeMillis();
     }
 
     /** What the gauges of one partition read. */

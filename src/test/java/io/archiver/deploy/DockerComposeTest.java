@@ -3,6 +3,7 @@ package io.archiver.deploy;
 import io.archiver.config.SourceOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigLoader;
+import io.archiver.testutils.MonitoringQueries;
 
 import org.junit.jupiter.api.Test;
 import org.snakeyaml.engine.v2.api.Load;
@@ -141,5 +142,29 @@ class DockerComposeTest {
 
     private static Map<String, Object> load(String file) throws Exception {
         return map(new Load(LoadSettings.builder().build()).loadFromString(Files.readString(Path.of(file))));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void composeProvisionsTheDashboardAndPrometheusLoadsTheAlertRules() throws Exception {
+        Map<String, Object> services = map(map(
+                new Load(LoadSettings.builder().build()).loadFromString(Files.readString(Path.of("docker-compose.yml")))).get("services"));
+        List<Object> prometheusVolumes = (List<Object>) map(services.get("prometheus")).get("volumes");
+        assertThat(prometheusVolumes).contains("./" + MonitoringQueries.ALERT_RULES + ":/etc/prometheus/alerts.yml:ro");
+        assertThat(Files.readString(Path.of("conf", "prometheus.yml"))).contains("rule_files:", "/etc/prometheus/alerts.yml");
+        List<Object> grafanaVolumes = (List<Object>) map(services.get("grafana")).get("volumes");
+        assertThat(grafanaVolumes).contains("./conf/grafana/dashboards:/var/lib/grafana/dashboards:ro",
+                "./conf/grafana/provisioning:/etc/grafana/provisioning:ro");
+        assertThat(Files.readString(Path.of("conf", "grafana", "provisioning", "dashboards", "archiver.yml")))
+                .contains("path: /var/lib/grafana/dashboards");
+        assertThat(Files.readString(Path.of("conf", "grafana", "provisioning", "datasources", "prometheus.yml")))
+                .contains("uid: prometheus", "url: http://prometheus:9090");
+
+        assertThat(MonitoringQueries.dashboard()).as("dashboard queries").hasSizeGreaterThan(10);
+        assertThat(MonitoringQueries.alertRules()).containsKeys("ArchiverNoCommit", "ArchiverLagGrowing",
+                "ArchiverCheckpointsFailing", "ArchiverRestarting", "ArchiverDeadLetters", "ArchiverLeaseTakenOver");
+        // the names the queries read are checked against a running job's exports in SessionClusterITCase
+        assertThat(MonitoringQueries.metricNames()).contains(
+                "flink_taskmanager_job_task_operator_lastCommitTimestamp", "flink_jobmanager_job_numRestarts");
     }
 }

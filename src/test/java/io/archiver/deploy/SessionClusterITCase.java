@@ -11,6 +11,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.ContinuousProducer;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.MonitoringQueries;
 import io.archiver.testutils.SessionClusters;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -29,6 +30,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -94,6 +98,11 @@ class SessionClusterITCase {
                                 .filter(l -> l.startsWith("flink_taskmanager_job_task_operator") && l.indexOf('{') > 0
                                         && l.substring(0, l.indexOf('{')).matches(".*(rchived|archiveLag).*"))
                                 .limit(12).collect(java.util.stream.Collectors.joining("\n")));
+                // every metric the shipped dashboard and alert rules query is one the job exports under that name
+                Set<String> exported = prometheusMetrics().lines().filter(l -> !l.startsWith("#") && l.indexOf('{') > 0)
+                        .map(l -> l.substring(0, l.indexOf('{'))).collect(Collectors.toCollection(TreeSet::new));
+                assertThat(exported).as("metrics exported by the JobManager and TaskManagers")
+                        .containsAll(MonitoringQueries.metricNames());
             } finally {
                 cluster.cancel(jobId);
             }

@@ -1,0 +1,65 @@
+package io.archiver.testutils;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The PromQL queries the shipped Grafana dashboard and Prometheus alert rules run, and the metrics they read. */
+public final class MonitoringQueries {
+
+    public static final Path DASHBOARD = Path.of("conf", "grafana", "dashboards", "kafka-s3-archiver.json");
+    public static final Path ALERT_RULES = Path.of("conf", "prometheus-alerts.yml");
+
+    private static final Pattern METRIC = Pattern.compile("\\bflink_[a-zA-Z0-9_]+");
+
+    private MonitoringQueries() {}
+
+    /** Every query of the dashboard's panels and its variables. */
+    public static List<String> dashboard() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(Files.readString(DASHBOARD));
+        List<String> queries = new ArrayList<>();
+        dashboard.findValues("expr").forEach(e -> queries.add(e.asText()));
+        dashboard.findValues("definition").forEach(e -> queries.add(e.asText()));
+        return queries;
+    }
+
+    /** Every alert rule, as its name and query. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, String> alertRules() throws IOException {
+        Map<String, Object> file = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(Files.readString(ALERT_RULES));
+        Map<String, String> rules = new java.util.LinkedHashMap<>();
+        for (Object group : (List<Object>) file.get("groups")) {
+            for (Object rule : (List<Object>) ((Map<String, Object>) group).get("rules")) {
+                Map<String, Object> r = (Map<String, Object>) rule;
+                rules.put(String.valueOf(r.get("alert")), String.valueOf(r.get("expr")));
+            }
+        }
+        return rules;
+    }
+
+    /** The metric names the dashboard and the alert rules read. */
+    public static Set<String> metricNames() throws IOException {
+        Set<String> names = new TreeSet<>();
+        List<String> queries = new ArrayList<>(dashboard());
+        queries.addAll(alertRules().values());
+        for (String query : queries) {
+            Matcher m = METRIC.matcher(query);
+            while (m.find()) {
+                names.add(m.group());
+            }
+        }
+        return names;
+    }
+}
