@@ -27,6 +27,9 @@ class ShadedJarITCase {
             assertThat(jf.getEntry("org/apache/flink/formats/parquet/ParquetWriterFactory.class")).isNotNull();
             assertThat(jf.getEntry("org/apache/parquet/hadoop/ParquetWriter.class")).isNotNull();
             assertThat(jf.getEntry("picocli/CommandLine.class")).isNotNull();
+            // the archiver's own S3 requests (lease, upload listings) find EKS pod roles (IRSA) only through STS
+            assertThat(jf.getEntry("software/amazon/awssdk/services/sts/internal/StsWebIdentityCredentialsProviderFactory.class"))
+                    .as("the AWS SDK's web identity provider").isNotNull();
 
             assertThat(jf.getEntry("org/apache/flink/runtime/jobgraph/JobGraph.class")).isNull();
             assertThat(jf.getEntry("org/apache/flink/streaming/api/environment/StreamExecutionEnvironment.class")).isNull();

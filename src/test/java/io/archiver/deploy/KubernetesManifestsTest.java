@@ -1,0 +1,194 @@
+package io.archiver.deploy;
+
+import io.archiver.cli.ArchiverCli;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.ConfigLoader;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Flink Kubernetes Operator manifests of conf/kubernetes held against the job itself: the image holds the jar
+ * where they point, the entry class and arguments are the archiver's, the configuration they mount passes the
+ * archiver's own validation, upgrades take savepoints, state lives in S3, credentials come from the pod's role and
+ * every secret is a reference. No Kubernetes runs here: what the operator makes of them is not tried.
+ */
+class KubernetesManifestsTest {
+
+    private static final Path DIR = Path.of("conf", "kubernetes");
+    private static final Pattern COPY_JAR = Pattern.compile("(?m)^COPY (?:--chown=\\S+ )?(target/\\S+\\.jar) (\\S+)$");
+    private static final Pattern SECRET_KEY = Pattern.compile("(?i).*(password|secret|access-key|access\\.key|token).*");
+
+    @Test
+    void applicationDeploymentRunsTheImagesJarWithTheMountedConfigurationAndSavepointUpgrades() throws Exception {
+        Map<String, Object> deployment = only(documents("flink-deployment.yaml"), "FlinkDeployment");
+        Map<String, Object> spec = map(deployment.get("spec"));
+        assertClusterSpec(spec);
+        Map<String, Object> job = map(spec.get("job"));
+        assertThat(job.get("jarURI")).isEqualTo("local://" + imageJarPath());
+        assertArchiverJob(job, spec);
+    }
+
+    @Test
+    void sessionJobRunsTheArchiverOnTheSessionClusterWithSavepointUpgrades() throws Exception {
+        List<Map<String, Object>> docs = documents("flink-session-job.yaml");
+        Map<String, Object> session = only(docs, "FlinkDeployment");
+        Map<String, Object> sessionSpec = map(session.get("spec"));
+        assertThat(sessionSpec).as("a session cluster has no job").doesNotContainKey("job");
+        assertClusterSpec(sessionSpec);
+        Map<String, Object> sessionJob = map(only(docs, "FlinkSessionJob").get("spec"));
+        assertThat(sessionJob.get("deploymentName")).isEqualTo(map(session.get("metadata")).get("name"));
+        Map<String, Object> job = map(sessionJob.get("job"));
+        assertThat(String.valueOf(job.get("jarURI"))).as("the operator fetches https by default").startsWith("https://");
+        assertArchiverJob(job, sessionSpec);
+    }
+
+    @Test
+    void imageIsTheFlinkVersionOfTheBuildWithTheJarAndTheS3AndPrometheusPlugins() throws Exception {
+        String dockerfile = Files.readString(DIR.resolve("Dockerfile"));
+        String flink = flinkVersion();
+        assertThat(dockerfile).contains("FROM flink:" + flink + "-scala_2.12-java17");
+        Matcher copy = COPY_JAR.matcher(dockerfile);
+        assertThat(copy.find()).as("a COPY of the job jar").isTrue();
+        assertThat(Path.of(copy.group(1)).getFileName().toString())
+                .isEqualTo(Path.of(System.getProperty("archiver.shaded.jar", "target/kafka-s3-archiver-0.1.0-SNAPSHOT.jar"))
+                        .getFileName().toString());
+        assertThat(dockerfile).contains("/opt/flink/opt/flink-s3-fs-hadoop-" + flink + ".jar /opt/flink/plugins/s3-fs-hadoop/",
+                "/opt/flink/opt/flink-metrics-prometheus-" + flink + ".jar /opt/flink/plugins/metrics-prometheus/");
+    }
+
+    @Test
+    void mountedConfigurationPassesTheArchiversValidation(@TempDir Path dir) throws Exception {
+        String yaml = String.valueOf(map(only(documents("archiver-config.yaml"), "ConfigMap").get("data")).get("archiver.yaml"));
+        Path file = dir.resolve("archiver.yaml");
+        Files.writeString(file, yaml);
+        ArchiverConfig config = ConfigLoader.load(file, Map.of());
+        assertThat(config.sinkPath()).startsWith("s3://");
+        assertThat(config.leaseTimeout()).as("an upgrade waits for the lease to expire").isLessThanOrEqualTo(java.time.Duration.ofMinutes(2));
+    }
+
+    @Test
+    void everySecretIsAReferenceAndS3CredentialsComeFromThePodsRole() throws Exception {
+        List<String> literals = new ArrayList<>();
+        for (String file : List.of("archiver-config.yaml", "flink-deployment.yaml", "flink-session-job.yaml")) {
+            for (Map<String, Object> doc : documents(file)) {
+                assertThat(doc.get("kind")).as("%s holds no Secret", file).isNotEqualTo("Secret");
+                findLiteralSecrets(file, doc, literals);
+            }
+        }
+        assertThat(literals).as("secrets written into the manifests").isEmpty();
+
+        Map<String, Object> account = only(documents("archiver-config.yaml"), "ServiceAccount");
+        assertThat(map(map(account.get("metadata")).get("annotations"))).containsKey("eks.amazonaws.com/role-arn");
+        for (String file : List.of("flink-deployment.yaml", "flink-session-job.yaml")) {
+            Map<String, Object> spec = map(only(documents(file), "FlinkDeployment").get("spec"));
+            assertThat(spec.get("serviceAccount")).isEqualTo(map(account.get("metadata")).get("name"));
+            Map<String, Object> flink = map(spec.get("flinkConfiguration"));
+            assertThat(flink.get("s3.aws.credentials.provider")).isEqualTo("com.amazonaws.auth.WebIdentityTokenCredentialsProvider");
+            assertThat(flink).doesNotContainKeys("s3.access-key", "s3.secret-key");
+        }
+    }
+
+    /** HA and state in S3, the Prometheus reporter on. */
+    private static void assertClusterSpec(Map<String, Object> spec) throws IOException {
+        String flink = flinkVersion();
+        assertThat(spec.get("flinkVersion")).isEqualTo("v" + flink.replaceAll("^(\\d+)\\.(\\d+).*", "$1_$2"));
+        Map<String, Object> conf = map(spec.get("flinkConfiguration"));
+        assertThat(String.valueOf(conf.get("execution.checkpointing.dir"))).startsWith("s3://");
+        assertThat(String.valueOf(conf.get("execution.checkpointing.savepoint-dir"))).startsWith("s3://");
+        assertThat(conf.get("high-availability.type")).isEqualTo("kubernetes");
+        assertThat(String.valueOf(conf.get("high-availability.storageDir"))).startsWith("s3://");
+        assertThat(conf.get("metrics.reporter.prom.factory.class")).isEqualTo("org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+    }
+
+    /** The archiver's entry point and `run` command, with the configuration file the cluster's pods mount. */
+    private static void assertArchiverJob(Map<String, Object> job, Map<String, Object> clusterSpec) throws IOException {
+        assertThat(job.get("entryClass")).isEqualTo(ArchiverCli.class.getName());
+        assertThat(job.get("upgradeMode")).isEqualTo("savepoint");
+        List<Object> args = list(job.get("args"));
+        assertThat(args).startsWith("run", "--config");
+        Map<String, Object> podSpec = map(map(clusterSpec.get("podTemplate")).get("spec"));
+        String configMap = String.valueOf(map(only(documents("archiver-config.yaml"), "ConfigMap").get("metadata")).get("name"));
+        String volume = list(podSpec.get("volumes")).stream().map(KubernetesManifestsTest::map)
+                .filter(v -> v.containsKey("configMap") && configMap.equals(map(v.get("configMap")).get("name")))
+                .map(v -> String.valueOf(v.get("name"))).findFirst().orElseThrow();
+        Map<String, Object> container = list(podSpec.get("containers")).stream().map(KubernetesManifestsTest::map)
+                .filter(c -> "flink-main-container".equals(c.get("name"))).findFirst().orElseThrow();
+        String mountPath = list(container.get("volumeMounts")).stream().map(KubernetesManifestsTest::map)
+                .filter(m -> volume.equals(m.get("name"))).map(m -> String.valueOf(m.get("mountPath"))).findFirst().orElseThrow();
+        assertThat(args.get(2)).isEqualTo(mountPath + "/archiver.yaml");
+    }
+
+    /** Values of secret-looking keys, env vars and Kafka JAAS passwords that are not references. */
+    private static void findLiteralSecrets(String where, Object node, List<String> literals) {
+        if (node instanceof Map<?, ?> m) {
+            if (m.containsKey("name") && m.containsKey("value") && SECRET_KEY.matcher(String.valueOf(m.get("name"))).matches()) {
+                literals.add(where + ": env " + m.get("name") + " has a literal value");
+            }
+            m.forEach((k, v) -> {
+                if (v instanceof String s && SECRET_KEY.matcher(String.valueOf(k)).matches() && !s.contains("${")) {
+                    literals.add(where + ": " + k);
+                }
+                findLiteralSecrets(where, v, literals);
+            });
+        } else if (node instanceof List<?> l) {
+            l.forEach(v -> findLiteralSecrets(where, v, literals));
+        } else if (node instanceof String s) {
+            Matcher password = Pattern.compile("(?i)password=\"([^\"]*)\"").matcher(s);
+            while (password.find()) {
+                if (!password.group(1).startsWith("${")) {
+                    literals.add(where + ": a JAAS password");
+                }
+            }
+        }
+    }
+
+    private static String imageJarPath() throws IOException {
+        Matcher copy = COPY_JAR.matcher(Files.readString(DIR.resolve("Dockerfile")));
+        assertThat(copy.find()).isTrue();
+        return copy.group(2);
+    }
+
+    private static String flinkVersion() throws IOException {
+        Matcher m = Pattern.compile("<flink.version>([^<]+)</flink.version>").matcher(Files.readString(Path.of("pom.xml")));
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    private static List<Map<String, Object>> documents(String file) throws IOException {
+        List<Map<String, Object>> docs = new ArrayList<>();
+        for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(DIR.resolve(file)))) {
+            docs.add(map(doc));
+        }
+        return docs;
+    }
+
+    private static Map<String, Object> only(List<Map<String, Object>> docs, String kind) {
+        List<Map<String, Object>> matching = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+        assertThat(matching).as("documents of kind %s", kind).hasSize(1);
+        return matching.get(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object o) {
+        return (List<Object>) o;
+    }
+}
