@@ -52,7 +52,8 @@ public final class MemoryBenchmark {
             "default", "buffer-memory 64 mb per subtask (default)",
             "128mb", "buffer-memory 128 mb per subtask",
             "unbounded", "no bound (buffer-memory 0)",
-            "per-topic", "sink.layout per-topic, buffer-memory 64 mb");
+            "per-topic", "sink.layout per-topic, buffer-memory 64 mb",
+            "zstd", "buffer-memory 64 mb, Parquet zstd");
 
     private final EmbeddedKafka kafka;
     private final EmbeddedS3 s3;
@@ -148,8 +149,9 @@ public final class MemoryBenchmark {
         all.put("128mb", Map.of("sink.parquet.buffer-memory", "128 mb"));
         all.put("unbounded", Map.of("sink.parquet.buffer-memory", "0"));
         all.put("per-topic", Map.of("sink.layout", "per-topic"));
+        all.put("zstd", Map.of("sink.parquet.compression", "zstd"));
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        for (String v : System.getProperty("bench.memory.variants", String.join(",", all.keySet())).split(",")) {
+        for (String v : System.getProperty("bench.memory.variants", "default,128mb,unbounded,per-topic").split(",")) {
             variants.put(VARIANT_NAMES.get(v.trim()), all.get(v.trim()));
         }
         Map<String, List<Run>> runs = new LinkedHashMap<>();

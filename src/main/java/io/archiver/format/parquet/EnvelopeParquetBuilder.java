@@ -96,22 +96,27 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
      */
     private CompressionCodecFactory codecs() {
         if (codecs == null) {
-            codecs = new SharedCodecs(new CodecFactory(hadoop(), pageSize));
+            codecs = new SharedCodecs(new CodecFactory(hadoop(), pageSize), new ZstdPageCompressor(zstdLevel));
         }
         return codecs;
     }
 
-    /** A codec factory shared by the files of a subtask: a file that closes does not release it. */
+    /**
+     * A codec factory shared by the files of a subtask: a file that closes does not release it. zstd pages are
+     * compressed in one call each ({@link ZstdPageCompressor}), the other codecs by Parquet's.
+     */
     private static final class SharedCodecs implements CompressionCodecFactory {
         private final CompressionCodecFactory codecs;
+        private final ZstdPageCompressor zstd;
 
-        SharedCodecs(CompressionCodecFactory codecs) {
+        SharedCodecs(CompressionCodecFactory codecs, ZstdPageCompressor zstd) {
             this.codecs = codecs;
+            this.zstd = zstd;
         }
 
         @Override
         public BytesInputCompressor getCompressor(CompressionCodecName codecName) {
-            return codecs.getCompressor(codecName);
+            return codecName == CompressionCodecName.ZSTD ? zstd : codecs.getCompressor(codecName);
         }
 
         @Override
