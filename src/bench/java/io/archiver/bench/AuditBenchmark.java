@@ -12,7 +12,6 @@ import io.archiver.local.EmbeddedS3;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -64,12 +63,9 @@ public final class AuditBenchmark {
         long records = Long.getLong("bench.audit.records", 1_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("audit-bench");
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
-                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
-            s3.createBucket("bench");
-            Configuration fs = new Configuration();
-            s3.flinkSettings().forEach(fs::setString);
-            JobLauncher.initializeFileSystems(fs);
+        try (BenchStack stack = BenchStack.start(work)) {
+            EmbeddedS3 s3 = stack.s3();
+            EmbeddedKafka kafka = stack.kafka();
             String bootstrap = kafka.bootstrapServers();
             long setup = System.nanoTime();
             // a fifth of the transactional records are aborted: four fifths of them, plus what compaction leaves
@@ -85,7 +81,7 @@ public final class AuditBenchmark {
 
             Properties client = config.kafkaClientProperties();
             List<Result> results = new ArrayList<>();
-            try (S3IncompleteUploads uploads = S3IncompleteUploads.fromSettings(fs); KafkaInspector inspector = new KafkaInspector(client)) {
+            try (S3IncompleteUploads uploads = S3IncompleteUploads.fromSettings(stack.fileSystems()); KafkaInspector inspector = new KafkaInspector(client)) {
                 ArchiveAuditor auditor = new ArchiveAuditor(new ArchiveVerifier(PayloadFormats.of(config), uploads), inspector, Duration.ofHours(1));
                 long[] archived = {0};
                 results.add(measure("audit --deep", rounds, () -> {

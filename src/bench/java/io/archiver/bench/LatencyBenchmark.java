@@ -12,7 +12,6 @@ import io.archiver.record.PayloadFormats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -87,12 +86,9 @@ public final class LatencyBenchmark {
         Path work = Files.createTempDirectory("latency-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
         Map<Case, List<Window>> windows = new LinkedHashMap<>();
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store));
-                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
-            s3.createBucket("bench");
-            Configuration fs = new Configuration();
-            s3.flinkSettings().forEach(fs::setString);
-            JobLauncher.initializeFileSystems(fs);
+        try (BenchStack stack = BenchStack.start(work, store -> counter[0] = new RequestCountingBlobStore(store))) {
+            EmbeddedS3 s3 = stack.s3();
+            EmbeddedKafka kafka = stack.kafka();
             for (String p : partitionCounts) {
                 for (String interval : intervals) {
                     for (String layout : layouts) {

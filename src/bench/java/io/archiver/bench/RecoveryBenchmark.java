@@ -9,7 +9,6 @@ import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -73,12 +72,9 @@ public final class RecoveryBenchmark {
         int rounds = Integer.getInteger("bench.rounds", 3);
         Path work = Files.createTempDirectory("recovery-bench");
         Map<String, List<Run>> runs = new LinkedHashMap<>();
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, RequestCountingBlobStore::new);
-                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
-            s3.createBucket("bench");
-            Configuration fs = new Configuration();
-            s3.flinkSettings().forEach(fs::setString);
-            JobLauncher.initializeFileSystems(fs);
+        try (BenchStack stack = BenchStack.start(work, RequestCountingBlobStore::new)) {
+            EmbeddedS3 s3 = stack.s3();
+            EmbeddedKafka kafka = stack.kafka();
             RecoveryBenchmark bench = new RecoveryBenchmark(kafka, s3, work, partitions);
             for (int round = 0; round <= rounds; round++) {
                 for (boolean fromSavepoint : new boolean[] {true, false}) {

@@ -10,7 +10,6 @@ import io.archiver.restore.RestoreJob;
 import io.archiver.restore.RestorePlan;
 import io.archiver.restore.RestoreSelection;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.FileUtils;
@@ -70,13 +69,10 @@ public final class RestoreBenchmark {
         long records = Long.getLong("bench.restore.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         java.nio.file.Path work = Files.createTempDirectory("restore-bench");
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
-                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
+        try (BenchStack stack = BenchStack.start(work)) {
+            EmbeddedS3 s3 = stack.s3();
+            EmbeddedKafka kafka = stack.kafka();
             RestoreBenchmark.kafka = kafka;
-            s3.createBucket("bench");
-            Configuration fs = new Configuration();
-            s3.flinkSettings().forEach(fs::setString);
-            JobLauncher.initializeFileSystems(fs);
             String bootstrap = kafka.bootstrapServers();
             kafka.createTopic(SOURCE, PARTITIONS);
             long bytes = Preloader.preload(bootstrap, SOURCE, PARTITIONS, records, i -> null);

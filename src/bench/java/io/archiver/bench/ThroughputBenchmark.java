@@ -15,9 +15,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -92,12 +90,9 @@ public final class ThroughputBenchmark {
         int records = Integer.getInteger("bench.throughput.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         java.nio.file.Path work = Files.createTempDirectory("bench");
-        try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
-                EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
-            s3.createBucket("bench");
-            Configuration fs = new Configuration();
-            s3.flinkSettings().forEach(fs::setString);
-            FileSystem.initialize(fs, PluginUtils.createPluginManagerFromRootFolder(fs));
+        try (BenchStack stack = BenchStack.start(work)) {
+            EmbeddedS3 s3 = stack.s3();
+            EmbeddedKafka kafka = stack.kafka();
             kafka.createTopic(TOPIC, PARTITIONS);
             long bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null);
             ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);

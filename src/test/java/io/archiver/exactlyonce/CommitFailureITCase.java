@@ -5,7 +5,6 @@ import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,11 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommitFailureITCase {
 
     private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
-
-    @AfterEach
-    void heal() {
-        faults.reset();
-    }
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)

@@ -10,7 +10,6 @@ import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,11 +37,6 @@ class SoakITCase {
     enum Fault { TASK_MANAGERS_KILLED, CANCEL_AND_RESTORE, SAVEPOINT_AND_RESCALE, S3_ERRORS, S3_RESTART, KAFKA_RESTART, COMMIT_ANSWER_LOST }
 
     private final FaultInjectingBlobStore s3Faults = SharedStack.get().s3Faults();
-
-    @AfterEach
-    void heal() {
-        s3Faults.reset();
-    }
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)

@@ -15,7 +15,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,11 +38,6 @@ class ResumeFromArchiveITCase {
     private static final Duration WAIT = Duration.ofMinutes(2);
 
     private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
-
-    @AfterEach
-    void heal() {
-        faults.reset();
-    }
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)

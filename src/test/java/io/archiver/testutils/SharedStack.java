@@ -16,6 +16,7 @@ import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.util.MiniClusterWithClientResource;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -27,9 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One real Kafka broker, one real S3-compatible server and one Flink MiniCluster (2 TaskManagers × 2
  * slots) shared by every ITCase of a test run: started by the first class that uses this extension,
- * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}.
+ * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}. Faults a test
+ * injected into the S3 server ({@link #s3Faults}) are healed after it, whatever it asserted.
  */
-public final class SharedStack implements BeforeAllCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
+public final class SharedStack
+        implements BeforeAllCallback, AfterEachCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     public static final String BUCKET = "archive-it";
     public static final int TASK_MANAGERS = 2;
@@ -90,6 +93,13 @@ public final class SharedStack implements BeforeAllCallback, ExtensionContext.St
         s3.flinkSettings().forEach(conf::setString);
         extra.forEach(conf::setString);
         FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (instance != null) {
+            instance.s3Faults.reset();
+        }
     }
 
     public static SharedStack get() {
