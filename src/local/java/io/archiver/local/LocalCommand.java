@@ -1,7 +1,5 @@
 package io.archiver.local;
 
-import io.archiver.config.SourceOptions;
-import io.archiver.config.JobOptions;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.PartitionReport;
@@ -46,7 +44,6 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         DefaultLogging.useUnlessConfigured();
         System.exit(ArchiverCli.withErrorHandling(new LocalCommand()).execute(args));
     }
-
 
     @Option(names = "--records", defaultValue = "10000", description = "Sample records to produce (default ${DEFAULT-VALUE}).")
     int records;

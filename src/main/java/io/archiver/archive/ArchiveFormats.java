@@ -1,6 +1,5 @@
 package io.archiver.archive;
 
-import io.archiver.config.SinkOptions;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.format.ArchiveFileFormat;

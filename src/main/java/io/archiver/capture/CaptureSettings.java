@@ -1,6 +1,5 @@
 package io.archiver.capture;
 
-import io.archiver.config.SourceOptions;
 import io.archiver.config.ArchiverConfig;
 
 import java.io.Serializable;

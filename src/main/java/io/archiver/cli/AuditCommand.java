@@ -1,6 +1,5 @@
 package io.archiver.cli;
 
-import io.archiver.config.SourceOptions;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.audit.ArchivedNotInLog;
 import io.archiver.audit.AuditReport;

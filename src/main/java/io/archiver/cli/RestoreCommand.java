@@ -1,6 +1,5 @@
 package io.archiver.cli;
 
-import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.archive.ArchiveFileReader;

@@ -3,7 +3,6 @@ package io.archiver.config;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.kafka.common.IsolationLevel;
 
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 import static io.archiver.config.CheckpointOptions.*;

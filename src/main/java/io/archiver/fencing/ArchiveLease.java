@@ -82,10 +82,6 @@ public final class ArchiveLease implements Serializable {
         return new Path(new Path(root), "_archiver/lease.json");
     }
 
-    public String runId() {
-        return runId;
-    }
-
     /** {@link #acquire(EndedJobs, Consumer)} where no cluster can tell which jobs ended, telling nobody. */
     public void acquire() throws IOException, InterruptedException {
         acquire(EndedJobs.UNKNOWN, notice -> {});

@@ -115,16 +115,6 @@ public final class S3BucketAccess {
         return builder.credentialsProvider(credentials).build();
     }
 
-    /** S3A's encryption algorithm for this bucket, empty for none. */
-    public String encryptionAlgorithm() {
-        return encryptionAlgorithm;
-    }
-
-    /** S3A's encryption key (a KMS key id) for this bucket, empty for none. */
-    public String encryptionKey() {
-        return encryptionKey;
-    }
-
     /**
      * {@code put} with the server-side encryption the file system applies to this bucket, so that an object written
      * with the SDK is encrypted as the file system's are.

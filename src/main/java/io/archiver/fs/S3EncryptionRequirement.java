@@ -1,7 +1,5 @@
 package io.archiver.fs;
 
-import io.archiver.config.SinkOptions;
-import io.archiver.config.CheckpointOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.S3Encryption;
 import io.archiver.config.UserFacingError;

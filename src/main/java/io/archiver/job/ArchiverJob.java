@@ -1,7 +1,5 @@
 package io.archiver.job;
 
-import io.archiver.config.SourceOptions;
-import io.archiver.config.RecordOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.fencing.ArchiveLease;

@@ -1,6 +1,5 @@
 package io.archiver.job;
 
-import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fencing.ArchiveLease;

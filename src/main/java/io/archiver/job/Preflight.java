@@ -1,8 +1,5 @@
 package io.archiver.job;
 
-import io.archiver.config.SourceOptions;
-import io.archiver.config.SinkOptions;
-import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PositionSpec;
 import io.archiver.config.CloseNames;

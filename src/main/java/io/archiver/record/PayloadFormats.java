@@ -1,6 +1,5 @@
 package io.archiver.record;
 
-import io.archiver.config.RecordOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PayloadFormat;
 

@@ -1,6 +1,5 @@
 package io.archiver.repair;
 
-import io.archiver.config.SinkOptions;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;

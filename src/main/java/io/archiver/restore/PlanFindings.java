@@ -1,6 +1,5 @@
 package io.archiver.restore;
 
-import io.archiver.config.SourceOptions;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.audit.AuditReport;

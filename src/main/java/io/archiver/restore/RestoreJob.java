@@ -1,8 +1,5 @@
 package io.archiver.restore;
 
-import io.archiver.config.SourceOptions;
-import io.archiver.config.JobOptions;
-import io.archiver.config.CheckpointOptions;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.TopicSettings;
 import io.archiver.config.ArchiverConfig;

@@ -1,7 +1,5 @@
 package io.archiver.restore;
 
-import io.archiver.config.SourceOptions;
-import io.archiver.config.RestoreOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.kafka.LastStableOffsets;

@@ -1,6 +1,5 @@
 package io.archiver.restore;
 
-import io.archiver.config.RestoreOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.TopicDescriptions;

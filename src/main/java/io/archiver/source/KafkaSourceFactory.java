@@ -1,7 +1,5 @@
 package io.archiver.source;
 
-import io.archiver.config.SourceOptions;
-import io.archiver.config.JobOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
 import io.archiver.position.PositionRecovery;

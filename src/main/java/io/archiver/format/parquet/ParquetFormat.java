@@ -1,6 +1,5 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.FormatOptions;
 import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
