@@ -201,6 +201,7 @@ public final class ArchiverConfig {
         FencingOptions.validate(this);
         SinkOptions.validate(this);
         FormatOptions.validate(this);
+        SchemaRegistryOptions.validate(this);
     }
 
     /** Whether {@code key} is set (not only defaulted). */

@@ -18,7 +18,7 @@ public final class ArchiverOptions {
 
     /** The classes that declare options, each one area. */
     static final List<Class<?>> AREAS = List.of(
-            JobOptions.class, SourceOptions.class, FencingOptions.class, RecordOptions.class, SinkOptions.class,
+            JobOptions.class, SourceOptions.class, FencingOptions.class, RecordOptions.class, SchemaRegistryOptions.class, SinkOptions.class,
             FormatOptions.class, CheckpointOptions.class, RestoreOptions.class);
 
     private static final List<ConfigOption<?>> ALL =
@@ -45,6 +45,17 @@ public final class ArchiverOptions {
                     RecordOptions.RECORD_HEADER_FORMAT,
                     RecordOptions.ERRORS_POLICY,
                     RecordOptions.ERRORS_DEAD_LETTER_PATH,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_URL,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_USERNAME,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_PASSWORD,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_BEARER_TOKEN,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_TRUSTSTORE,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_KEYSTORE,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_KEYSTORE_PASSWORD,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_CACHE_SIZE,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_REQUEST_TIMEOUT,
+                    SchemaRegistryOptions.SCHEMA_REGISTRY_RETRY_TIMEOUT,
                     SinkOptions.SINK_PATH,
                     SinkOptions.SINK_FORMAT,
                     SinkOptions.SINK_TIME_PARTITIONING,

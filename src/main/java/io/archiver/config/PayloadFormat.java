@@ -7,7 +7,18 @@ public enum PayloadFormat implements ConfigValue {
     /** UTF-8 text (Parquet STRING; a JSON string in JSON Lines). */
     STRING,
     /** a JSON document (Parquet JSON; an embedded object in JSON Lines). */
-    JSON;
+    JSON,
+    /**
+     * Avro in the Confluent wire format (magic byte 0, the 4-byte schema id, Avro binary), decoded with the schema
+     * the registry has under that id: the exact bytes are kept, and beside them the schema id and the decoded value
+     * (typed Parquet columns; a JSON object in JSON Lines).
+     */
+    AVRO;
+
+    /** True when payloads of this format are decoded with a schema from the Schema Registry. */
+    public boolean decodedWithRegistry() {
+        return this == AVRO;
+    }
 
     @Override
     public String toString() {

@@ -3,6 +3,12 @@ package io.archiver.pipeline;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.RegistryUnavailableException;
+import io.archiver.registry.SchemaRegistryClient;
+import io.archiver.registry.SchemaSource;
+import io.archiver.registry.UndecodablePayload;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -19,7 +25,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Checks that a record can be written in the configured payload formats: {@code string} payloads must be
- * valid UTF-8 and {@code json} payloads exactly one valid JSON value. Not thread-safe; one per task.
+ * valid UTF-8, {@code json} payloads exactly one valid JSON value, {@code avro} payloads in the wire format with a
+ * schema id the registry has and bytes that decode with it. Not thread-safe; one per task.
  */
 public final class PayloadValidator {
 
@@ -30,13 +37,24 @@ public final class PayloadValidator {
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT);
     private final JsonFactory json = new JsonFactory();
+    private final AvroPayloads avro;
 
     public PayloadValidator(PayloadFormats formats) {
-        this.formats = formats;
+        this(formats, formats.decoded() ? SchemaRegistryClient.shared(formats.registry()) : null);
     }
 
-    /** Why the record cannot be written, or null when it can. */
-    public String problem(ArchiveRecord record) {
+    /** With the schemas of {@code schemas} (the registry, or a fixed set in tests). */
+    public PayloadValidator(PayloadFormats formats, SchemaSource schemas) {
+        this.formats = formats;
+        this.avro = formats.decoded() ? new AvroPayloads(schemas) : null;
+    }
+
+    /**
+     * Why the record cannot be written, or null when it can.
+     *
+     * @throws RegistryUnavailableException if an {@code avro} payload's schema could not be fetched (not bad input)
+     */
+    public String problem(ArchiveRecord record) throws RegistryUnavailableException {
         if (formats.allBytes()) {
             return null;
         }
@@ -74,9 +92,18 @@ public final class PayloadValidator {
         return "malformed";
     }
 
-    private String problem(String what, byte[] bytes, PayloadFormat format) {
+    private String problem(String what, byte[] bytes, PayloadFormat format) throws RegistryUnavailableException {
         if (bytes == null || format == PayloadFormat.BYTES) {
             return null;
+        }
+        if (format == PayloadFormat.AVRO) {
+            try {
+                RegisteredSchema writer = avro.writerSchema(bytes);
+                avro.decode(bytes, writer, writer);
+                return null;
+            } catch (UndecodablePayload e) {
+                return what + " " + e.getMessage() + " (format avro)";
+            }
         }
         if (format == PayloadFormat.STRING) {
             try {

@@ -3,6 +3,7 @@ package io.archiver.pipeline;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegistryUnavailableException;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -46,7 +47,7 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     }
 
     @Override
-    public void processElement(ArchiveRecord record, Context ctx, Collector<ArchiveRecord> out) {
+    public void processElement(ArchiveRecord record, Context ctx, Collector<ArchiveRecord> out) throws RegistryUnavailableException {
         String problem = validator.problem(record);
         if (problem == null) {
             out.collect(record);

@@ -19,6 +19,15 @@ public final class EnvelopeFields {
     /** Value of a header inside {@link #HEADERS}. */
     public static final String HEADER_VALUE = "value";
 
+    /** The schema id of a key decoded with the registry ({@code record.key.format: avro}). */
+    public static final String KEY_SCHEMA_ID = "key_schema_id";
+    /** The decoded key: typed columns in Parquet, a JSON value in JSON Lines. */
+    public static final String KEY_DECODED = "key_decoded";
+    /** The schema id of a value decoded with the registry ({@code record.value.format: avro}). */
+    public static final String VALUE_SCHEMA_ID = "value_schema_id";
+    /** The decoded value: typed columns in Parquet, a JSON value in JSON Lines. */
+    public static final String VALUE_DECODED = "value_decoded";
+
     /** Version of the envelope schema, written into Parquet footers. */
     public static final String SCHEMA_VERSION = "1";
 

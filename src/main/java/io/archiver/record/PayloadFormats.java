@@ -2,6 +2,7 @@ package io.archiver.record;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PayloadFormat;
+import io.archiver.registry.SchemaRegistrySettings;
 
 import java.io.Serializable;
 
@@ -21,16 +22,24 @@ public final class PayloadFormats implements Serializable {
     private final PayloadFormat key;
     private final PayloadFormat value;
     private final PayloadFormat header;
+    /** Where {@code avro} payloads find their schemas; null when no format needs the registry. */
+    private final SchemaRegistrySettings registry;
 
     public PayloadFormats(PayloadFormat key, PayloadFormat value, PayloadFormat header) {
+        this(key, value, header, null);
+    }
+
+    public PayloadFormats(PayloadFormat key, PayloadFormat value, PayloadFormat header, SchemaRegistrySettings registry) {
         this.key = key;
         this.value = value;
         this.header = header;
+        this.registry = registry;
     }
 
     public static PayloadFormats of(ArchiverConfig config) {
         return new PayloadFormats(
-                config.get(RECORD_KEY_FORMAT), config.get(RECORD_VALUE_FORMAT), config.get(RECORD_HEADER_FORMAT));
+                config.get(RECORD_KEY_FORMAT), config.get(RECORD_VALUE_FORMAT), config.get(RECORD_HEADER_FORMAT),
+                SchemaRegistrySettings.of(config));
     }
 
     public PayloadFormat key() {
@@ -43,6 +52,16 @@ public final class PayloadFormats implements Serializable {
 
     public PayloadFormat header() {
         return header;
+    }
+
+    /** The registry of {@code avro} payloads, or null. */
+    public SchemaRegistrySettings registry() {
+        return registry;
+    }
+
+    /** True when the key or the value is decoded with a schema from the registry. */
+    public boolean decoded() {
+        return key.decodedWithRegistry() || value.decodedWithRegistry();
     }
 
     /** True when every payload is stored as bytes, so no record can be rejected. */

@@ -4,11 +4,20 @@ import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.UndecodablePayload;
+import io.archiver.testutils.AvroWire;
+
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
+
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,12 +32,12 @@ class PayloadValidatorTest {
     }
 
     @Test
-    void bytesFormatAcceptsAnything() {
+    void bytesFormatAcceptsAnything() throws Exception {
         assertThat(new PayloadValidator(PayloadFormats.BYTES).problem(value(new byte[] {(byte) 0xc3}))).isNull();
     }
 
     @Test
-    void jsonFormatAcceptsOneValueAndNulls() {
+    void jsonFormatAcceptsOneValueAndNulls() throws Exception {
         PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.JSON, PayloadFormat.BYTES));
         assertThat(v.problem(value(utf8("{\"a\":[1,2,{\"b\":null}]}")))).isNull();
         assertThat(v.problem(value(utf8("\n  42 \n")))).isNull();
@@ -39,7 +48,7 @@ class PayloadValidatorTest {
     }
 
     @Test
-    void stringFormatRejectsInvalidUtf8InHeaders() {
+    void stringFormatRejectsInvalidUtf8InHeaders() throws Exception {
         PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.STRING, PayloadFormat.STRING, PayloadFormat.STRING));
         assertThat(v.problem(value(utf8("caf\u00e9")))).isEqualTo("header 'h' is not valid UTF-8 (format string)");
     }
@@ -52,7 +61,7 @@ class PayloadValidatorTest {
         "[\"hunter2-SECRET\", \u0001]",
         "hunter2-SECRET {"
     })
-    void invalidJsonIsDescribedByKindAndPositionNeverByItsBytes(String payload) {
+    void invalidJsonIsDescribedByKindAndPositionNeverByItsBytes(String payload) throws Exception {
         PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.JSON, PayloadFormat.BYTES));
         String problem = v.problem(value(utf8(payload)));
         assertThat(problem).startsWith("value is not valid JSON (format json): ").contains("near byte offset ");
@@ -60,9 +69,35 @@ class PayloadValidatorTest {
     }
 
     @Test
-    void theMessageSaysNearWhichByteTheParserStopped() {
+    void theMessageSaysNearWhichByteTheParserStopped() throws Exception {
         PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.JSON, PayloadFormat.BYTES));
         assertThat(v.problem(value(utf8("{\"a\": nope}")))).isEqualTo("value is not valid JSON (format json): unrecognized token, near byte offset 11");
         assertThat(v.problem(value(utf8("{\"a\":")))).isEqualTo("value is not valid JSON (format json): it ends inside a value, near byte offset 5");
+    }
+
+    @Test
+    void avroPayloadsMustBeInTheWireFormatWithAKnownSchemaAndDecode() throws Exception {
+        Schema schema = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"Secret\", \"fields\": [{\"name\": \"password\", \"type\": \"string\"}]}");
+        GenericRecord datum = new GenericData.Record(schema);
+        datum.put("password", "hunter2-SECRET");
+        byte[] good = AvroWire.encode(5, schema, datum);
+        PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.AVRO, PayloadFormat.BYTES), id -> {
+            if (id != 5) {
+                throw new UndecodablePayload("has schema id " + id + ", which the registry does not have (HTTP 404)");
+            }
+            return new RegisteredSchema(5, "AVRO", schema);
+        });
+        assertThat(v.problem(value(good))).isNull();
+        assertThat(v.problem(value(utf8("hunter2-SECRET")))).isEqualTo(
+                "value does not start with the schema registry's magic byte 0 (it starts with 104) (format avro)");
+        assertThat(v.problem(value(new byte[] {0, 0, 0}))).isEqualTo(
+                "value is 3 bytes, shorter than the wire format's 5-byte header (format avro)");
+        byte[] unknown = good.clone();
+        unknown[4] = 6;
+        assertThat(v.problem(value(unknown))).isEqualTo("value has schema id 6, which the registry does not have (HTTP 404) (format avro)");
+        byte[] truncated = Arrays.copyOf(good, good.length - 3);
+        assertThat(v.problem(value(truncated))).startsWith("value does not decode with its schema id 5 (").doesNotContain("hunter2");
+        byte[] longer = Arrays.copyOf(good, good.length + 2);
+        assertThat(v.problem(value(longer))).isEqualTo("value holds more bytes than one datum of schema id 5 (format avro)");
     }
 }

@@ -4,6 +4,9 @@ import io.archiver.config.JsonCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.UndecodablePayload;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -23,7 +26,9 @@ import static io.archiver.record.EnvelopeFields.*;
  * Writes records as JSON Lines, one compact JSON object per line:
  * {@code {"topic":..,"partition":..,"offset":..,"timestamp":..,"timestamp_type":..,"key":..,"value":..,
  * "headers":[{"key":..,"value":..}]}}. Bytes are base64 strings, strings are JSON strings, JSON payloads
- * are embedded (re-serialized compactly, so a multi-line document stays on one line). With gzip or zstd, one
+ * are embedded (re-serialized compactly, so a multi-line document stays on one line). An avro key or value is
+ * kept as base64 bytes, and followed by {@code "value_schema_id"} and {@code "value_decoded"}, the value as JSON
+ * ({@link AvroJson}). With gzip or zstd, one
  * gzip stream or zstd frame covers the whole file and is finished when the file closes.
  */
 final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
@@ -33,16 +38,19 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
     private final JsonFactory json;
     private final PayloadFormats formats;
+    /** Decodes avro keys and values; null when none is. */
+    private final AvroPayloads avro;
     /** The compressing stream over the part file, null for an uncompressed file. */
     private final OutputStream compressed;
     private final JsonGenerator out;
     private byte[] base64 = new byte[4096];
 
     /** {@code level}: gzip's deflate level or zstd's level, unused for an uncompressed file. */
-    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, JsonCompression compression, int level)
+    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, AvroPayloads avro, JsonCompression compression, int level)
             throws IOException {
         this.json = json;
         this.formats = formats;
+        this.avro = avro;
         this.compressed = compressing(new KeptOpen(stream), compression, level);
         this.out = json.createGenerator(this.compressed != null ? this.compressed : stream);
         this.out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -72,8 +80,28 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
             out.writeEndObject();
         }
         out.writeEndArray();
+        if (avro != null) {
+            writeDecoded(r, r.getKey(), formats.key(), KEY_SCHEMA_ID, KEY_DECODED);
+            writeDecoded(r, r.getValue(), formats.value(), VALUE_SCHEMA_ID, VALUE_DECODED);
+        }
         out.writeEndObject();
         out.writeRaw('\n');
+    }
+
+    /** The payload's schema id and its value decoded with that schema, after the raw bytes; nothing for a null payload. */
+    private void writeDecoded(ArchiveRecord r, byte[] payload, PayloadFormat format, String idField, String decodedField) throws IOException {
+        if (payload == null || !format.decodedWithRegistry()) {
+            return;
+        }
+        try {
+            RegisteredSchema writer = avro.writerSchema(payload);
+            Object datum = avro.decode(payload, writer, writer);
+            out.writeNumberField(idField, writer.id());
+            out.writeFieldName(decodedField);
+            AvroJson.write(out, writer.avro(), datum);
+        } catch (UndecodablePayload e) {
+            throw new IOException("Record " + r + ", validated, cannot be decoded now: its payload " + e.getMessage(), e);
+        }
     }
 
     private void writePayload(byte[] bytes, PayloadFormat format) throws IOException {

@@ -3,6 +3,8 @@ package io.archiver.format.jsonl;
 import io.archiver.config.JsonCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.SchemaRegistryClient;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -20,6 +22,7 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
     /** The compression's level (gzip's deflate level or zstd's); unused for uncompressed files. */
     private final int level;
     private transient JsonFactory json;
+    private transient AvroPayloads avro;
 
     public JsonLinesWriterFactory(PayloadFormats formats, JsonCompression compression, int level) {
         this.formats = formats;
@@ -31,7 +34,8 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
     public BulkWriter<ArchiveRecord> create(FSDataOutputStream out) throws IOException {
         if (json == null) {
             json = new JsonFactory();
+            avro = formats.decoded() ? new AvroPayloads(SchemaRegistryClient.shared(formats.registry())) : null;
         }
-        return new JsonLinesWriter(json, out, formats, compression, level);
+        return new JsonLinesWriter(json, out, formats, avro, compression, level);
     }
 }

@@ -4,6 +4,8 @@ import io.archiver.config.ParquetCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.SchemaRegistryClient;
+import io.archiver.registry.SchemaSource;
 
 import org.apache.flink.formats.parquet.ParquetBuilder;
 import org.apache.hadoop.conf.Configuration;
@@ -35,6 +37,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final int pageSize;
     private transient CompressionCodecFactory codecs;
     private transient Configuration hadoop;
+    private transient FileSchemaChooser schemas;
 
     /** {@code zstdLevel}: the level of zstd compression, unused by the other codecs. */
     public EnvelopeParquetBuilder(
@@ -48,17 +51,44 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
     @Override
     public ParquetWriter<ArchiveRecord> createWriter(OutputFile out) throws IOException {
-        return createWriter(out, true);
+        return createWriter(out, FileSchemas.NONE, true);
+    }
+
+    /** A writer whose files have the decoded columns of {@code file}'s reader schemas. */
+    ParquetWriter<ArchiveRecord> createWriter(OutputFile out, FileSchemas file) throws IOException {
+        return createWriter(out, file, true);
+    }
+
+    /** True when keys or values are decoded into typed columns: a file's schema then depends on its records. */
+    boolean typed() {
+        return formats.decoded();
+    }
+
+    /** The chooser of this writer's (this sink subtask's) typed files' reader schemas, with the JVM's registry client. */
+    FileSchemaChooser schemas() {
+        if (schemas == null) {
+            schemas = new FileSchemaChooser(formats, SchemaRegistryClient.shared(formats.registry()));
+        }
+        return schemas;
+    }
+
+    /** Schemas from {@code source} instead of the registry (tests of the typed columns without a registry). */
+    void useSchemas(SchemaSource source) {
+        schemas = new FileSchemaChooser(formats, source);
     }
 
     /** {@code compactDictionaries}: {@link CompactDictionaryWriters}, else Parquet's own (to compare them). */
     ParquetWriter<ArchiveRecord> createWriter(OutputFile out, boolean compactDictionaries) throws IOException {
+        return createWriter(out, FileSchemas.NONE, compactDictionaries);
+    }
+
+    private ParquetWriter<ArchiveRecord> createWriter(OutputFile out, FileSchemas file, boolean compactDictionaries) throws IOException {
         // Dictionaries only where values repeat: keys and headers. Values, offsets and timestamps are mostly
         // unique (dictionary-encoding values was a quarter of the writer's time, profiled), topic and partition
         // are constant in a file (plain encoding compresses them to nothing), and every dictionary costs an
         // open file heap: 172 KB per open file with all columns, 40 KB with none (measured), which decides how
         // many partitions and time folders fit in a heap; CompactDictionaryWriters makes the rest grow with data.
-        return new Builder(out, formats, compactDictionaries)
+        return new Builder(out, formats, file, file == FileSchemas.NONE ? null : schemas(), compactDictionaries)
                 .withDictionaryEncoding(false)
                 .withDictionaryEncoding(EnvelopeFields.KEY, true)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
@@ -146,10 +176,14 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         private static final Field PAGE_SETTINGS = pageSettingsField();
 
         private final PayloadFormats formats;
+        private final FileSchemas file;
+        private final FileSchemaChooser decoder;
 
-        Builder(OutputFile out, PayloadFormats formats, boolean compactDictionaries) {
+        Builder(OutputFile out, PayloadFormats formats, FileSchemas file, FileSchemaChooser decoder, boolean compactDictionaries) {
             super(out);
             this.formats = formats;
+            this.file = file;
+            this.decoder = decoder;
             if (!compactDictionaries) {
                 return;
             }
@@ -178,7 +212,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
         @Override
         protected WriteSupport<ArchiveRecord> getWriteSupport(Configuration conf) {
-            return new EnvelopeWriteSupport(formats);
+            return new EnvelopeWriteSupport(formats, file, decoder);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.archiver.format.parquet;
 
 import io.archiver.format.BufferingBulkWriter;
+import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -32,12 +33,12 @@ public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<Ar
 
     @Override
     public BulkWriter<ArchiveRecord> create(FSDataOutputStream out) throws IOException {
-        return new Writer(builder.createWriter(new PartFileOutput(out)), out);
+        return builder.typed() ? new TypedWriter(out) : new Writer(builder.createWriter(new PartFileOutput(out)), out);
     }
 
-    private static final class Writer implements BufferingBulkWriter<ArchiveRecord> {
-        private final ParquetWriter<ArchiveRecord> parquet;
-        private final FSDataOutputStream out;
+    private static class Writer implements BufferingBulkWriter<ArchiveRecord> {
+        ParquetWriter<ArchiveRecord> parquet;
+        final FSDataOutputStream out;
 
         Writer(ParquetWriter<ArchiveRecord> parquet, FSDataOutputStream out) {
             this.parquet = parquet;
@@ -62,11 +63,48 @@ public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<Ar
         /** The writer's own heap plus its data not yet written (the data size counts written and buffered data). */
         @Override
         public long bufferedBytes() {
+            if (parquet == null) {
+                return OPEN_FILE_HEAP;
+            }
             try {
                 return OPEN_FILE_HEAP + Math.max(0, parquet.getDataSize() - out.getPos());
             } catch (IOException e) {
                 return OPEN_FILE_HEAP;
             }
+        }
+    }
+
+    /**
+     * A file with the decoded columns of its reader schemas, chosen at its first record ({@link FileSchemaChooser}):
+     * its Parquet writer is created then.
+     */
+    private final class TypedWriter extends Writer implements SelectiveBulkWriter<ArchiveRecord> {
+        private FileSchemas schemas;
+
+        TypedWriter(FSDataOutputStream out) {
+            super(null, out);
+        }
+
+        @Override
+        public boolean accepts(ArchiveRecord record) throws IOException {
+            return schemas == null || builder.schemas().fits(schemas, record);
+        }
+
+        @Override
+        public void addElement(ArchiveRecord record) throws IOException {
+            if (parquet == null) {
+                schemas = builder.schemas().choose(record);
+                parquet = builder.createWriter(new PartFileOutput(out), schemas);
+            }
+            super.addElement(record);
+        }
+
+        @Override
+        public void finish() throws IOException {
+            if (parquet == null) {
+                parquet = builder.createWriter(new PartFileOutput(out), FileSchemas.NONE);
+            }
+            super.finish();
         }
     }
 }

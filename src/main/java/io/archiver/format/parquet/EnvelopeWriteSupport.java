@@ -2,7 +2,11 @@ package io.archiver.format.parquet;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
+import io.archiver.config.PayloadFormat;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.UndecodablePayload;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.api.WriteSupport;
@@ -10,6 +14,9 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 
 import static io.archiver.record.EnvelopeFields.*;
@@ -21,25 +28,39 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
     static final String VERSION_KEY = "kafka-s3-archiver.envelope.version";
 
     private final PayloadFormats formats;
+    private final FileSchemas file;
+    private final FileSchemaChooser decoder;
     private final MessageType schema;
     private RecordConsumer consumer;
     private String lastTopic;
     private Binary lastTopicBinary;
 
     EnvelopeWriteSupport(PayloadFormats formats) {
+        this(formats, FileSchemas.NONE, null);
+    }
+
+    /** With the decoded columns of {@code file}'s reader schemas, decoded by {@code decoder}. */
+    EnvelopeWriteSupport(PayloadFormats formats, FileSchemas file, FileSchemaChooser decoder) {
         this.formats = formats;
-        this.schema = ParquetEnvelope.schema(formats);
+        this.file = file;
+        this.decoder = decoder;
+        this.schema = ParquetEnvelope.schema(formats, file);
     }
 
     @Override
     public WriteContext init(Configuration configuration) {
-        return new WriteContext(
-                schema,
-                Map.of(
-                        VERSION_KEY, EnvelopeFields.SCHEMA_VERSION,
-                        "kafka-s3-archiver.key.format", formats.key().configName(),
-                        "kafka-s3-archiver.value.format", formats.value().configName(),
-                        "kafka-s3-archiver.header.format", formats.header().configName()));
+        Map<String, String> metadata = new HashMap<>(Map.of(
+                VERSION_KEY, EnvelopeFields.SCHEMA_VERSION,
+                "kafka-s3-archiver.key.format", formats.key().configName(),
+                "kafka-s3-archiver.value.format", formats.value().configName(),
+                "kafka-s3-archiver.header.format", formats.header().configName()));
+        if (file.key() != null) {
+            metadata.put("kafka-s3-archiver.key.reader-schema-id", Integer.toString(file.key().id()));
+        }
+        if (file.value() != null) {
+            metadata.put("kafka-s3-archiver.value.reader-schema-id", Integer.toString(file.value().id()));
+        }
+        return new WriteContext(schema, metadata);
     }
 
     @Override
@@ -89,7 +110,36 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         }
         consumer.endGroup();
         consumer.endField(HEADERS, HEADERS_INDEX);
+        if (formats.decoded()) {
+            try {
+                decoded(r, r.getKey(), formats.key(), file.key(), KEY_SCHEMA_ID, KEY_DECODED);
+                decoded(r, r.getValue(), formats.value(), file.value(), VALUE_SCHEMA_ID, VALUE_DECODED);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         consumer.endMessage();
+    }
+
+    private void decoded(ArchiveRecord r, byte[] payload, PayloadFormat format, RegisteredSchema reader, String idColumn, String decodedColumn)
+            throws IOException {
+        if (payload == null || !format.decodedWithRegistry()) {
+            return;
+        }
+        int id;
+        try {
+            id = AvroPayloads.schemaId(payload);
+        } catch (UndecodablePayload e) {
+            throw new IOException("Record " + r + ", validated, is not in the wire format: " + e.getMessage(), e);
+        }
+        int idIndex = schema.getFieldIndex(idColumn);
+        consumer.startField(idColumn, idIndex);
+        consumer.addInteger(id);
+        consumer.endField(idColumn, idIndex);
+        if (reader == null) {
+            throw new IOException("Record " + r + " has a " + decodedColumn + " its file has no columns for");
+        }
+        AvroColumns.writeField(consumer, decodedColumn, idIndex + 1, reader.avro(), decoder.decode(payload, reader, r));
     }
 
     private void optionalBinary(String field, int index, byte[] bytes) {

@@ -1,6 +1,7 @@
 package io.archiver.format.parquet;
 
 import io.archiver.format.BufferingBulkWriter;
+import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -69,8 +70,11 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
         return b == null ? 0 : b.length;
     }
 
-    private final class Writer implements BufferingBulkWriter<ArchiveRecord> {
+    private final class Writer implements BufferingBulkWriter<ArchiveRecord>, SelectiveBulkWriter<ArchiveRecord> {
         private final FSDataOutputStream out;
+        /** The reader schemas of a typed file, chosen at its first record. */
+        private FileSchemas schemas = FileSchemas.NONE;
+        private boolean empty = true;
         private final Map<Integer, Buffered> partitions = new TreeMap<>();
         private Buffered current;
         private int currentPartition = -1;
@@ -81,7 +85,16 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
         }
 
         @Override
-        public void addElement(ArchiveRecord r) {
+        public boolean accepts(ArchiveRecord r) throws IOException {
+            return empty || !builder.typed() || builder.schemas().fits(schemas, r);
+        }
+
+        @Override
+        public void addElement(ArchiveRecord r) throws IOException {
+            if (empty && builder.typed()) {
+                schemas = builder.schemas().choose(r);
+            }
+            empty = false;
             if (r.getPartition() != currentPartition || current == null) {
                 currentPartition = r.getPartition();
                 current = partitions.computeIfAbsent(currentPartition, p -> new Buffered());
@@ -98,7 +111,7 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
 
         @Override
         public void finish() throws IOException {
-            RowGroups groups = new RowGroups(out);
+            RowGroups groups = new RowGroups(out, schemas);
             Map<Integer, long[]> ranges = new TreeMap<>();
             for (Map.Entry<Integer, Buffered> partition : partitions.entrySet()) {
                 List<ArchiveRecord> records = partition.getValue().records;
@@ -133,16 +146,18 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
         private ParquetFileWriter file;
         private MemoryParquetFile group;
         private ParquetWriter<ArchiveRecord> writer;
+        private final FileSchemas schemas;
         private Map<String, String> metadata = Map.of();
 
-        RowGroups(FSDataOutputStream out) {
+        RowGroups(FSDataOutputStream out, FileSchemas schemas) {
             this.out = out;
+            this.schemas = schemas;
         }
 
         void write(List<ArchiveRecord> records) throws IOException {
             if (writer == null) {
                 group = new MemoryParquetFile();
-                writer = builder.createWriter(group);
+                writer = builder.createWriter(group, schemas);
             }
             for (ArchiveRecord r : records) {
                 writer.write(r);

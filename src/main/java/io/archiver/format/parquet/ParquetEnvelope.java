@@ -2,6 +2,7 @@ package io.archiver.format.parquet;
 
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegisteredSchema;
 
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -49,7 +50,21 @@ public final class ParquetEnvelope {
     private ParquetEnvelope() {}
 
     public static MessageType schema(PayloadFormats formats) {
-        return Types.buildMessage()
+        return schema(formats, FileSchemas.NONE);
+    }
+
+    /**
+     * The envelope of a file, with, for a key or value of format {@code avro}, its schema id and (when the file has
+     * a reader schema for it) its decoded columns after the headers:
+     *
+     * <pre>
+     *   optional int32 value_schema_id;
+     *   optional group value_decoded { ... the reader schema's columns ({@link AvroColumns}) ... }
+     * </pre>
+     */
+    static MessageType schema(PayloadFormats formats, FileSchemas file) {
+        Types.MessageTypeBuilder message = Types.buildMessage();
+        message
                 .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(TOPIC)
                 .required(PrimitiveTypeName.INT32).named(PARTITION)
                 .required(PrimitiveTypeName.INT64).named(OFFSET)
@@ -66,8 +81,19 @@ public final class ParquetEnvelope {
                 .addField(payload(HEADER_VALUE, formats.header()))
                 .named("element")
                 .named("list")
-                .named(HEADERS)
-                .named("kafka_record");
+                .named(HEADERS);
+        decoded(message, formats.key(), file.key(), KEY_SCHEMA_ID, KEY_DECODED);
+        decoded(message, formats.value(), file.value(), VALUE_SCHEMA_ID, VALUE_DECODED);
+        return message.named("kafka_record");
+    }
+
+    private static void decoded(Types.MessageTypeBuilder message, PayloadFormat format, RegisteredSchema reader, String idColumn, String decodedColumn) {
+        if (format.decodedWithRegistry()) {
+            message.optional(PrimitiveTypeName.INT32).named(idColumn);
+            if (reader != null) {
+                message.addField(AvroColumns.column(decodedColumn, reader.avro()));
+            }
+        }
     }
 
     private static Type payload(String name, PayloadFormat format) {

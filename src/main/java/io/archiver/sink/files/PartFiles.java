@@ -39,7 +39,9 @@ public final class PartFiles implements Serializable {
     public SubtaskPartFiles forSubtask() {
         FinishedFiles finished = new FinishedFiles();
         OpenFileMemory memory = new OpenFileMemory(memoryBudgetBytes, minimumToClose);
+        SchemaBoundFiles schemaBound = new SchemaBoundFiles();
         return new SubtaskPartFiles(
-                new StatsTrackingWriterFactory(format, buckets, finished, memory), rolling.boundedBy(memory), finished, memory);
+                new StatsTrackingWriterFactory(format, buckets, finished, memory, schemaBound),
+                rolling.forSubtask(memory, schemaBound), finished, memory);
     }
 }

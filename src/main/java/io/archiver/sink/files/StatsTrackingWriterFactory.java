@@ -1,6 +1,7 @@
 package io.archiver.sink.files;
 
 import io.archiver.format.BufferingBulkWriter;
+import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -15,7 +16,7 @@ import java.util.TreeMap;
 /**
  * Wraps the format's writer factory of one sink subtask so that every part file reports, when it is finished,
  * which offsets it holds ({@link FinishedFiles}), and while it is open, how much it buffers in memory ({@link
- * OpenFileMemory}). Created per subtask by {@link SubtaskPartFiles}, never part of the job graph.
+ * OpenFileMemory}) and whether its schema takes a record ({@link SchemaBoundFiles}). Created per subtask by {@link SubtaskPartFiles}, never part of the job graph.
  */
 final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveRecord> {
 
@@ -28,13 +29,16 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
     private final ArchiveBucketAssigner buckets;
     private final transient FinishedFiles finished;
     private final transient OpenFileMemory memory;
+    private final transient SchemaBoundFiles schemaBound;
 
     StatsTrackingWriterFactory(
-            BulkWriter.Factory<ArchiveRecord> format, ArchiveBucketAssigner buckets, FinishedFiles finished, OpenFileMemory memory) {
+            BulkWriter.Factory<ArchiveRecord> format, ArchiveBucketAssigner buckets, FinishedFiles finished, OpenFileMemory memory,
+            SchemaBoundFiles schemaBound) {
         this.format = format;
         this.buckets = buckets;
         this.finished = finished;
         this.memory = memory;
+        this.schemaBound = schemaBound;
     }
 
     @Override
@@ -63,6 +67,9 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             if (records == 0) {
                 topic = r.getTopic();
                 bucket = buckets.bucketOf(r);
+                if (delegate instanceof SelectiveBulkWriter) {
+                    schemaBound.opened(bucket, (SelectiveBulkWriter<ArchiveRecord>) delegate);
+                }
             }
             if (r.getPartition() != currentPartition) {
                 currentPartition = r.getPartition();
@@ -86,6 +93,7 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             delegate.finish();
             if (records > 0) {
                 memory.release(bucket);
+                schemaBound.closed(bucket);
                 List<FileStats> stats = new ArrayList<>(partitions.size());
                 partitions.forEach((p, range) -> stats.add(new FileStats(topic, p, range[0], range[1], range[2])));
                 finished.add(bucket, stats);

@@ -80,7 +80,7 @@ class OpenFileMemoryTest {
     @Test
     void theRollingPolicyClosesTheFileThatHoldsTooMuchOnItsNextRecordAndOnTheTimer() throws Exception {
         OpenFileMemory memory = new OpenFileMemory(1_000, 0);
-        ArchiveRollingPolicy policy = new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0).boundedBy(memory);
+        ArchiveRollingPolicy policy = new ArchiveRollingPolicy(Long.MAX_VALUE, 0, 0).forSubtask(memory, new SchemaBoundFiles());
         memory.update("big", 1_500);
         memory.update("small", 10);
         assertThat(policy.shouldRollOnEvent(part("big"), null)).isTrue();

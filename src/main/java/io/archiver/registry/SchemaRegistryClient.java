@@ -1,0 +1,238 @@
+package io.archiver.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reads schemas by id from a registry's Confluent-compatible REST API ({@code GET /schemas/ids/{id}}), keeping the
+ * most recently used ones in a bounded cache: a schema id never changes what it names, so a cached schema is never
+ * stale. URLs are tried in order (failover); a registry that is down or answers 5xx is retried with backoff until
+ * {@code schema-registry.retry.timeout}. One client per settings in a JVM ({@link #shared}), used by every task.
+ *
+ * <p>A small client over the documented API rather than a vendor's: Confluent's client is not on Maven Central,
+ * Apicurio's speaks its own API first and brings a large dependency tree; the archiver needs one read-only call.
+ */
+public final class SchemaRegistryClient implements SchemaSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryClient.class);
+    private static final Map<SchemaRegistrySettings, SchemaRegistryClient> SHARED = new ConcurrentHashMap<>();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+    private final SchemaRegistrySettings settings;
+    private final HttpClient http;
+    private final String authorization;
+    private final Map<Integer, RegisteredSchema> cache;
+
+    SchemaRegistryClient(SchemaRegistrySettings settings) {
+        this.settings = settings;
+        Map<String, String> secrets = resolve(settings);
+        this.authorization = secrets.get("username") != null
+                ? "Basic " + Base64.getEncoder().encodeToString((secrets.get("username") + ":" + secrets.get("password")).getBytes(StandardCharsets.UTF_8))
+                : secrets.get("token") != null ? "Bearer " + secrets.get("token") : null;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(settings.requestTimeout());
+        if (settings.trustStore() != null || settings.keyStore() != null) {
+            builder.sslContext(sslContext(settings, secrets));
+        }
+        this.http = builder.build();
+        int max = settings.cacheSize();
+        this.cache = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, RegisteredSchema> eldest) {
+                return size() > max;
+            }
+        };
+    }
+
+    /** The JVM's client for {@code settings}: every task of a TaskManager shares its cache. */
+    public static SchemaRegistryClient shared(SchemaRegistrySettings settings) {
+        return SHARED.computeIfAbsent(settings, SchemaRegistryClient::new);
+    }
+
+    /**
+     * The schema registered under {@code id}, from the cache or the registry.
+     *
+     * @throws UndecodablePayload if the registry has no such schema, refuses access, or holds a schema that does not parse
+     * @throws RegistryUnavailableException if no URL answered within the retry timeout
+     */
+    @Override
+    public RegisteredSchema schema(int id) throws UndecodablePayload, RegistryUnavailableException {
+        synchronized (cache) {
+            RegisteredSchema cached = cache.get(id);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        JsonNode body = get("/schemas/ids/" + id, "schema id " + id);
+        String type = body.path("schemaType").asText("AVRO");
+        Schema avro = null;
+        if (type.equals("AVRO")) {
+            if (body.has("references") && body.get("references").size() > 0) {
+                throw new UndecodablePayload("schema id " + id + " references other schemas, which the archiver does not resolve yet");
+            }
+            try {
+                avro = new Schema.Parser().parse(body.path("schema").asText());
+            } catch (SchemaParseException e) {
+                throw new UndecodablePayload("schema id " + id + " is not a valid Avro schema: " + e.getMessage());
+            }
+        }
+        RegisteredSchema schema = new RegisteredSchema(id, type, avro);
+        synchronized (cache) {
+            cache.put(id, schema);
+        }
+        return schema;
+    }
+
+    /** What the registry answers to a list of its subjects, for pre-flight: a line naming each URL and its answer. */
+    public String check() throws UndecodablePayload, RegistryUnavailableException {
+        JsonNode subjects = get("/subjects", "the list of subjects");
+        return "schema registry " + String.join(", ", settings.urls()) + " answered with " + subjects.size() + " subjects";
+    }
+
+    private JsonNode get(String path, String what) throws UndecodablePayload, RegistryUnavailableException {
+        long deadline = System.nanoTime() + settings.retryTimeout().toNanos();
+        Duration backoff = FIRST_BACKOFF;
+        Exception last = null;
+        while (true) {
+            for (String url : settings.urls()) {
+                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path))
+                        .timeout(settings.requestTimeout())
+                        .header("Accept", "application/vnd.schemaregistry.v1+json, application/json");
+                if (authorization != null) {
+                    request.header("Authorization", authorization);
+                }
+                try {
+                    HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+                    int status = response.statusCode();
+                    if (status == 200) {
+                        return JSON.readTree(response.body());
+                    }
+                    if (status == 401 || status == 403) {
+                        throw new UndecodablePayload("the schema registry " + url + " refused to give " + what + " (HTTP " + status
+                                + "): check schema-registry.basic-auth.* or schema-registry.bearer-token");
+                    }
+                    if (status == 404) {
+                        throw new UndecodablePayload("the schema registry " + url + " has no " + what + " (HTTP 404" + errorCode(response.body()) + ")");
+                    }
+                    last = new IOException(url + " answered HTTP " + status + errorCode(response.body()));
+                    if (status < 500 && status != 429) {
+                        throw new UndecodablePayload("the schema registry " + url + " did not give " + what + " (HTTP " + status + errorCode(response.body()) + ")");
+                    }
+                } catch (IOException e) {
+                    last = e;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RegistryUnavailableException("interrupted while asking the schema registry for " + what, e);
+                }
+            }
+            if (System.nanoTime() + backoff.toNanos() > deadline) {
+                throw new RegistryUnavailableException("the schema registry (" + String.join(", ", settings.urls()) + ") did not give "
+                        + what + " within schema-registry.retry.timeout (" + settings.retryTimeout().toSeconds() + " s): " + describe(last), last);
+            }
+            LOG.warn("The schema registry did not give {} ({}); trying again in {} ms", what, describe(last), backoff.toMillis());
+            try {
+                Thread.sleep(backoff.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RegistryUnavailableException("interrupted while waiting for the schema registry", e);
+            }
+            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        }
+    }
+
+    private static String describe(Exception e) {
+        return e == null ? "no answer" : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    /** The registry's own error code (e.g. 40403 schema not found), never the body's text as a whole. */
+    private static String errorCode(byte[] body) {
+        try {
+            JsonNode error = JSON.readTree(body);
+            return error.has("error_code") ? ", error code " + error.get("error_code").asInt() : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    /** The secrets with {@code ${provider:path:key}} references resolved by the Kafka config providers. */
+    private static Map<String, String> resolve(SchemaRegistrySettings settings) {
+        Map<String, Object> values = new HashMap<>(settings.configProviders());
+        put(values, "username", settings.username());
+        put(values, "password", settings.password());
+        put(values, "token", settings.bearerToken());
+        put(values, "truststore.password", settings.trustStorePassword());
+        put(values, "keystore.password", settings.keyStorePassword());
+        Map<String, String> resolved = new HashMap<>();
+        new AbstractConfig(new ConfigDef(), values, false).originalsStrings().forEach((k, v) -> {
+            if (!k.startsWith("config.providers")) {
+                resolved.put(k, v);
+            }
+        });
+        return resolved;
+    }
+
+    private static void put(Map<String, Object> values, String key, String value) {
+        if (value != null) {
+            values.put(key, value);
+        }
+    }
+
+    private static SSLContext sslContext(SchemaRegistrySettings settings, Map<String, String> secrets) {
+        try {
+            TrustManagerFactory trust = null;
+            if (settings.trustStore() != null) {
+                trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                trust.init(load(settings.trustStore(), secrets.get("truststore.password")));
+            }
+            KeyManagerFactory keys = null;
+            if (settings.keyStore() != null) {
+                String password = secrets.get("keystore.password");
+                keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                keys.init(load(settings.keyStore(), password), password == null ? null : password.toCharArray());
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys == null ? null : keys.getKeyManagers(), trust == null ? null : trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalArgumentException("The schema registry's key or trust store cannot be loaded: " + e.getMessage(), e);
+        }
+    }
+
+    /** A PKCS12 or JKS store (Java's keystore type detection reads both). */
+    private static KeyStore load(String location, String password) throws GeneralSecurityException, IOException {
+        try (InputStream in = Files.newInputStream(Path.of(location))) {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(in, password == null ? null : password.toCharArray());
+            return store;
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.archiver.registry;
+
+/**
+ * A payload that cannot be decoded with its schema: not in the wire format, a schema id the registry does not have
+ * (404) or will not give (401, 403), a schema that does not parse, or bytes that do not decode with it. Bad input:
+ * the record follows {@code errors.policy}. The message names the schema id and what is wrong, never payload bytes.
+ */
+public final class UndecodablePayload extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    public UndecodablePayload(String message) {
+        super(message);
+    }
+}
