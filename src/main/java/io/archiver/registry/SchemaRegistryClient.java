@@ -92,17 +92,22 @@ public final class SchemaRegistryClient implements SchemaSource {
                 return cached;
             }
         }
-        JsonNode body = get("/schemas/ids/" + id, "schema id " + id);
+        JsonNode body;
+        try {
+            body = get("/schemas/ids/" + id, "schema id " + id);
+        } catch (UndecodablePayload e) {
+            throw new UndecodablePayload("has schema id " + id + ", but " + e.getMessage());
+        }
         String type = body.path("schemaType").asText("AVRO");
         Schema avro = null;
         if (type.equals("AVRO")) {
             if (body.has("references") && body.get("references").size() > 0) {
-                throw new UndecodablePayload("schema id " + id + " references other schemas, which the archiver does not resolve yet");
+                throw new UndecodablePayload("has schema id " + id + ", which references other schemas: the archiver does not resolve references yet");
             }
             try {
                 avro = new Schema.Parser().parse(body.path("schema").asText());
             } catch (SchemaParseException e) {
-                throw new UndecodablePayload("schema id " + id + " is not a valid Avro schema: " + e.getMessage());
+                throw new UndecodablePayload("has schema id " + id + ", which is not a valid Avro schema (" + e.getMessage() + ")");
             }
         }
         RegisteredSchema schema = new RegisteredSchema(id, type, avro);
@@ -137,15 +142,15 @@ public final class SchemaRegistryClient implements SchemaSource {
                         return JSON.readTree(response.body());
                     }
                     if (status == 401 || status == 403) {
-                        throw new UndecodablePayload("the schema registry " + url + " refused to give " + what + " (HTTP " + status
+                        throw new UndecodablePayload("the schema registry " + url + " refused access (HTTP " + status
                                 + "): check schema-registry.basic-auth.* or schema-registry.bearer-token");
                     }
                     if (status == 404) {
-                        throw new UndecodablePayload("the schema registry " + url + " has no " + what + " (HTTP 404" + errorCode(response.body()) + ")");
+                        throw new UndecodablePayload("the schema registry " + url + " answered HTTP 404" + errorCode(response.body()));
                     }
                     last = new IOException(url + " answered HTTP " + status + errorCode(response.body()));
                     if (status < 500 && status != 429) {
-                        throw new UndecodablePayload("the schema registry " + url + " did not give " + what + " (HTTP " + status + errorCode(response.body()) + ")");
+                        throw new UndecodablePayload("the schema registry " + url + " answered HTTP " + status + errorCode(response.body()));
                     }
                 } catch (IOException e) {
                     last = e;
@@ -177,7 +182,7 @@ public final class SchemaRegistryClient implements SchemaSource {
     private static String errorCode(byte[] body) {
         try {
             JsonNode error = JSON.readTree(body);
-            return error.has("error_code") ? ", error code " + error.get("error_code").asInt() : "";
+            return error.has("error_code") ? " (error code " + error.get("error_code").asInt() + ")" : "";
         } catch (IOException | RuntimeException e) {
             return "";
         }

@@ -5,6 +5,7 @@ import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.local.EmbeddedSchemaRegistry;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.configuration.Configuration;
@@ -26,8 +27,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One real Kafka broker, one real S3-compatible server and one Flink MiniCluster (2 TaskManagers × 2
- * slots) shared by every ITCase of a test run: started by the first class that uses this extension,
+ * One real Kafka broker, one real S3-compatible server, one Flink MiniCluster (2 TaskManagers × 2 slots) and,
+ * for the tests that ask for it, one real Schema Registry, shared by every ITCase of a test run: started by the first class that uses this extension,
  * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}. Faults a test
  * injected into the S3 server ({@link #s3Faults}) are healed after it, whatever it asserted.
  */
@@ -48,6 +49,7 @@ public final class SharedStack
     private FaultInjectingBlobStore s3Faults;
     private S3IncompleteUploads uploads;
     private MiniClusterWithClientResource flink;
+    private EmbeddedSchemaRegistry registry;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -111,6 +113,14 @@ public final class SharedStack
 
     public EmbeddedKafka kafka() {
         return kafka;
+    }
+
+    /** The shared Schema Registry, started by the first test that asks for it (about 5 to 12 s). */
+    public synchronized EmbeddedSchemaRegistry registry() throws Exception {
+        if (registry == null) {
+            registry = EmbeddedSchemaRegistry.start();
+        }
+        return registry;
     }
 
     public EmbeddedS3 s3() {
@@ -180,6 +190,9 @@ public final class SharedStack
         try {
             flink.after();
             uploads.close();
+            if (registry != null) {
+                registry.close();
+            }
         } finally {
             try {
                 kafka.close();

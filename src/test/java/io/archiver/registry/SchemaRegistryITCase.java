@@ -1,0 +1,265 @@
+package io.archiver.registry;
+
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveScanner;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.job.JobLauncher;
+import io.archiver.local.EmbeddedSchemaRegistry;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.AvroWire;
+import io.archiver.testutils.Cli;
+import io.archiver.testutils.Jobs;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Avro topics through a real Schema Registry (Apicurio, Confluent API): a new schema version registered while the job
+ * runs, old and new interleaved record by record, TaskManagers killed mid-stream; the archive equals the read_committed
+ * truth record by record, DuckDB reads the typed columns as the decoded values, no file is opened per version switch,
+ * and the archive restores into Kafka byte for byte. Bad payloads follow {@code errors.policy}.
+ */
+@ExtendWith(SharedStack.class)
+class SchemaRegistryITCase {
+
+    static final Schema V1 = new Schema.Parser().parse("""
+            {"type": "record", "name": "Payment", "namespace": "shop", "fields": [
+              {"name": "id", "type": "long"},
+              {"name": "customer", "type": "string"},
+              {"name": "amount", "type": {"type": "bytes", "logicalType": "decimal", "precision": 12, "scale": 2}},
+              {"name": "tags", "type": {"type": "array", "items": "string"}}
+            ]}""");
+    /** Adds a field with a default: BACKWARD compatible. */
+    static final Schema V2 = new Schema.Parser().parse(V1.toString().replace(
+            "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}}",
+            "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"channel\",\"type\":\"string\",\"default\":\"web\"}"));
+
+    private static final int PARTITIONS = 2;
+
+    @TempDir Path local;
+
+    @Test
+    void interleavedVersionsAreArchivedAsTypedColumnsOnceEachThroughTaskFailuresAndRestoreByteForByte() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String topic = SharedStack.uniqueName("avro-payments");
+        stack.kafka().createTopic(topic, PARTITIONS);
+        int v1 = registry.register(topic + "-value", "AVRO", V1.toString());
+
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("record.value.format", "avro");
+        settings.put("schema-registry.url", registry.url());
+        settings.put("parallelism", "2");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        PayloadFormats formats = PayloadFormats.of(config);
+        ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), formats);
+
+        produce(topic, 0, 400, i -> AvroWire.encode(v1, V1, payment(V1, i, null)));
+        JobClient job = JobLauncher.environment(config).executeAsync("avro " + topic);
+        int v2;
+        try {
+            Jobs.awaitWhileRunning(job, "v1 records archived", Duration.ofMinutes(2), () -> counter.count() >= 200);
+            v2 = registry.register(topic + "-value", "AVRO", V2.toString());
+            assertThat(v2).isGreaterThan(v1);
+            produce(topic, 400, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroWire.encode(v1, V1, payment(V1, i, null)) : AvroWire.encode(v2, V2, payment(V2, i, "app-" + i)));
+            stack.killAndReplaceTaskManagers();
+            produce(topic, 1_200, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroWire.encode(v1, V1, payment(V1, i, null)) : AvroWire.encode(v2, V2, payment(V2, i, "app-" + i)));
+            Jobs.awaitWhileRunning(job, "every record archived", Duration.ofMinutes(3), () -> counter.count() >= 2_000);
+        } finally {
+            Jobs.cancel(job);
+        }
+
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        assertThat(truth).hasSize(2_000);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
+
+        Map<String, ArchiveRecord> byPosition = new HashMap<>();
+        truth.forEach(r -> byPosition.put(r.getPartition() + "/" + r.getOffset(), r));
+        Path copy = copyArchive(config.sinkPath());
+        int rows = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT \"partition\", \"offset\", value_schema_id, value_decoded.id, value_decoded.customer, "
+                        + "value_decoded.amount, value_decoded.tags, value_decoded.channel FROM read_parquet('" + copy + "/**/*.parquet', union_by_name = true)")) {
+            while (rs.next()) {
+                ArchiveRecord source = byPosition.get(rs.getInt(1) + "/" + rs.getLong(2));
+                long id = Long.parseLong(new String(source.getKey(), StandardCharsets.UTF_8));
+                int schemaId = AvroPayloads.schemaId(source.getValue());
+                assertThat(rs.getInt(3)).as("the schema id of %s", source).isEqualTo(schemaId);
+                assertThat(rs.getLong(4)).isEqualTo(id);
+                assertThat(rs.getString(5)).isEqualTo("customer-" + id % 17);
+                assertThat(rs.getBigDecimal(6)).isEqualByComparingTo(amount(id));
+                assertThat(rs.getString(7)).isEqualTo("[t" + id % 3 + "]");
+                if (schemaId == v1) {
+                    assertThat(rs.getString(8)).as("a v1 record: no channel column in a v1 file, the default in a v2 file").isIn(null, "web");
+                } else {
+                    assertThat(rs.getString(8)).isEqualTo("app-" + id);
+                }
+                rows++;
+            }
+        }
+        assertThat(rows).as("DuckDB reads every archived record").isEqualTo(2_000);
+        assertNoFileReturnsToAnOlderVersion(copy, v1, v2);
+
+        String target = topic + "-restored";
+        Cli.Result restored = Cli.run(config, "restore", "--topics", topic, "--rename", topic + "=" + target, "--create-topics");
+        assertThat(restored.code()).as(restored.out()).isZero();
+        List<ArchiveRecord> back = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), target);
+        assertThat(back).hasSize(truth.size());
+        for (int i = 0; i < truth.size(); i++) {
+            ArchiveRecord a = byPartitionAndOffset(truth).get(i);
+            ArchiveRecord b = byPartitionAndOffset(back).get(i);
+            assertThat(b.getValue()).as("value of %s restored byte for byte", a).isEqualTo(a.getValue());
+            assertThat(b.getKey()).isEqualTo(a.getKey());
+        }
+    }
+
+    @Test
+    void badAvroPayloadsAreDeadLetteredWithTheirPositionAndTheRestTyped() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String topic = SharedStack.uniqueName("avro-bad");
+        stack.kafka().createTopic(topic, 1);
+        int v1 = registry.register(topic + "-value", "AVRO", V1.toString());
+        byte[] good = AvroWire.encode(v1, V1, payment(V1, 1, null));
+        byte[] unknownId = good.clone();
+        unknownId[1] = 0x7f;
+        byte[] truncated = Arrays.copyOf(good, good.length - 2);
+        byte[] plainText = "not avro".getBytes(StandardCharsets.UTF_8);
+        List<byte[]> values = List.of(good, unknownId, good, truncated, plainText, good);
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            for (byte[] v : values) {
+                producer.send(new ProducerRecord<>(topic, 0, "1".getBytes(StandardCharsets.UTF_8), v));
+            }
+        }
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "avro");
+        settings.put("schema-registry.url", registry.url());
+        settings.put("errors.policy", "dead-letter");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("avro " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+        PayloadFormats formats = PayloadFormats.of(config);
+        assertThat(ArchiveAssertions.archived(config.sinkPath(), formats)).extracting(ArchiveRecord::getOffset).containsExactly(0L, 2L, 5L);
+        List<ArchiveRecord> deadLetters = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES);
+        assertThat(deadLetters).extracting(ArchiveRecord::getOffset).containsExactlyInAnyOrder(1L, 3L, 4L);
+        for (ArchiveRecord r : deadLetters) {
+            assertThat(r.getValue()).as("dead letters keep the raw bytes").isEqualTo(values.get((int) r.getOffset()));
+        }
+
+        settings.put("errors.policy", "fail");
+        settings.put("sink.path", config.sinkPath() + "-fail");
+        Throwable failure = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> JobLauncher.environment(ArchiverConfig.of(settings))
+                .executeAsync("avro fail " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES));
+        String message = org.apache.flink.util.ExceptionUtils.stringifyException(failure);
+        assertThat(message).contains("Record " + topic + "-0@1 cannot be archived: value has schema id " + (0x7f000000 | v1)
+                + ", but the schema registry " + registry.url() + " answered HTTP 404 (error code 40403) (format avro)").doesNotContain("not avro");
+    }
+
+    private interface Payload {
+        byte[] of(int i);
+    }
+
+    private static void produce(String topic, int first, int count, Payload payload) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(SharedStack.get().kafka().bootstrapServers())) {
+            for (int i = first; i < first + count; i++) {
+                producer.send(new ProducerRecord<>(topic, i % PARTITIONS, Integer.toString(i).getBytes(StandardCharsets.UTF_8), payload.of(i)));
+            }
+        }
+    }
+
+    static GenericRecord payment(Schema schema, long id, String channel) {
+        GenericRecord r = new GenericData.Record(schema);
+        r.put("id", id);
+        r.put("customer", "customer-" + id % 17);
+        r.put("amount", java.nio.ByteBuffer.wrap(amount(id).unscaledValue().toByteArray()));
+        r.put("tags", List.of("t" + id % 3));
+        if (channel != null) {
+            r.put("channel", channel);
+        }
+        return r;
+    }
+
+    private static java.math.BigDecimal amount(long id) {
+        return java.math.BigDecimal.valueOf(id * 101 + 7, 2);
+    }
+
+    /**
+     * Per partition, in offset order, the files' reader schemas (in their footers) never go back from v2 to v1: one
+     * switch per partition, however the versions interleave, not a file per switch.
+     */
+    private static void assertNoFileReturnsToAnOlderVersion(Path copy, int v1, int v2) throws Exception {
+        Map<Integer, TreeMap<Long, Integer>> readers = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT f.\"partition\", f.first, decode(m.value) FROM "
+                        + "(SELECT filename, any_value(\"partition\") AS \"partition\", min(\"offset\") AS first FROM read_parquet('" + copy
+                        + "/**/*.parquet', filename = true, union_by_name = true) GROUP BY filename) f "
+                        + "JOIN parquet_kv_metadata('" + copy + "/**/*.parquet') m ON m.file_name = f.filename "
+                        + "WHERE decode(m.key) = 'kafka-s3-archiver.value.reader-schema-id'")) {
+            while (rs.next()) {
+                readers.computeIfAbsent(rs.getInt(1), p -> new TreeMap<>()).put(rs.getLong(2), Integer.parseInt(rs.getString(3)));
+            }
+        }
+        assertThat(readers).hasSize(PARTITIONS);
+        readers.forEach((partition, byOffset) -> {
+            List<Integer> sequence = new ArrayList<>(byOffset.values());
+            int firstV2 = sequence.indexOf(v2);
+            assertThat(firstV2).as("partition %d has files read as v2: %s", partition, sequence).isNotNegative();
+            assertThat(sequence.subList(firstV2, sequence.size())).as("partition %d's files after the first v2 one: %s", partition, sequence).containsOnly(v2);
+            assertThat(sequence).containsOnly(v1, v2);
+        });
+    }
+
+    private static List<ArchiveRecord> byPartitionAndOffset(List<ArchiveRecord> records) {
+        List<ArchiveRecord> sorted = new ArrayList<>(records);
+        sorted.sort(java.util.Comparator.comparingInt(ArchiveRecord::getPartition).thenComparingLong(ArchiveRecord::getOffset));
+        return sorted;
+    }
+
+    /** The archive's committed Parquet files, copied into a local folder with their relative paths, for DuckDB. */
+    private Path copyArchive(String root) throws Exception {
+        for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
+            Path target = local.resolve(f.path().toString().substring(root.length() + 1));
+            Files.createDirectories(target.getParent());
+            FileSystem fs = f.path().getFileSystem();
+            try (FSDataInputStream in = fs.open(f.path()); OutputStream out = Files.newOutputStream(target)) {
+                in.transferTo(out);
+            }
+        }
+        return local;
+    }
+}
