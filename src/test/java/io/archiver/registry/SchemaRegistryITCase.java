@@ -11,6 +11,7 @@ import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.AvroWire;
+import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.Jobs;
 import io.archiver.testutils.KafkaTopicReader;
@@ -188,6 +189,45 @@ class SchemaRegistryITCase {
         String message = org.apache.flink.util.ExceptionUtils.stringifyException(failure);
         assertThat(message).contains("Record " + topic + "-0@1 cannot be archived: value has schema id " + (0x7f000000 | v1)
                 + ", but the schema registry " + registry.url() + " answered HTTP 404 (error code 40403) (format avro)").doesNotContain("not avro");
+    }
+
+    @Test
+    void aRegistryThatHangsIsRetriedThenRestartsTheJobAndNoRecordIsSkipped() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String topic = SharedStack.uniqueName("avro-outage");
+        stack.kafka().createTopic(topic, PARTITIONS);
+        // a schema no test registered before: no TaskManager has it cached
+        Schema own = new Schema.Parser().parse(V1.toString().replace("\"Payment\"", "\"OutagePayment\""));
+        int id = registry.register(topic + "-value", "AVRO", own.toString());
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("record.value.format", "avro");
+        settings.put("schema-registry.url", registry.url());
+        settings.put("schema-registry.request.timeout", "1 s");
+        settings.put("schema-registry.retry.timeout", "3 s");
+        settings.put("errors.policy", "skip");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        PayloadFormats formats = PayloadFormats.of(config);
+        ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), formats);
+
+        JobClient job = JobLauncher.environment(config).executeAsync("avro " + topic);
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            Jobs.awaitWhileRunning(job, "the job running", Duration.ofMinutes(1),
+                    () -> job.getJobStatus().get() == org.apache.flink.api.common.JobStatus.RUNNING);
+            registry.pause();
+            try {
+                produce(topic, 0, 500, i -> AvroWire.encode(id, own, payment(own, i, null)));
+                Await.until("the task failed for the registry", Duration.ofMinutes(1),
+                        () -> !logs.containing("did not give schema id " + id + " within schema-registry.retry.timeout").isEmpty());
+            } finally {
+                registry.resume();
+            }
+            Jobs.awaitWhileRunning(job, "every record archived", Duration.ofMinutes(2), () -> counter.count() >= 500);
+            assertThat(logs.containing("Skipped record")).as("no record skipped for the outage").isEmpty();
+        } finally {
+            Jobs.cancel(job);
+        }
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
     }
 
     private interface Payload {
