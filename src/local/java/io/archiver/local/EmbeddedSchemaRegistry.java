@@ -78,7 +78,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
             } catch (IOException e) {
                 // the process ended
             }
-            port.completeExceptionally(new IOException("the registry exited with " + process.exitValue()));
+            port.completeExceptionally(new IOException("the registry's output ended before it listened"));
         }, "schema-registry-output");
         reader.setDaemon(true);
         reader.start();

@@ -45,6 +45,13 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.archiver.config.SchemaRegistryOptions;
+import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegistryUnavailableException;
+import io.archiver.registry.SchemaRegistryClient;
+import io.archiver.registry.SchemaRegistrySettings;
+import io.archiver.registry.UndecodablePayload;
+
 import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
 import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 import static io.archiver.config.SourceOptions.KAFKA_TOPICS;
@@ -76,8 +83,29 @@ public final class Preflight {
 
     public void check(ArchiverConfig config) {
         checkKafka(config);
+        checkSchemaRegistry(config);
         checkEncryption(config);
         checkSink(config.sinkPath());
+    }
+
+    /** When payloads are decoded with a Schema Registry: one of its URLs answers, and accepts the credentials. */
+    void checkSchemaRegistry(ArchiverConfig config) {
+        SchemaRegistrySettings registry = SchemaRegistrySettings.of(config);
+        if (registry == null || !PayloadFormats.of(config).decoded()) {
+            return;
+        }
+        try {
+            LOG.info("Pre-flight: the {} {}", registry, SchemaRegistryClient.check(registry, timeout));
+        } catch (UndecodablePayload e) {
+            throw new PreflightException("The Schema Registry refused the archiver: " + e.getMessage() + ". Check '"
+                    + SchemaRegistryOptions.SCHEMA_REGISTRY_URL.key() + "' (the Confluent-compatible API's base URL, e.g. http://registry:8081 "
+                    + "or http://apicurio:8080/apis/ccompat/v7) and its credentials.");
+        } catch (RegistryUnavailableException e) {
+            String why = hasCause(e, java.net.ConnectException.class) ? "connection refused"
+                    : hasCause(e, java.net.http.HttpTimeoutException.class) ? "no answer within " + timeout.toSeconds() + " s" : rootCause(e);
+            throw new PreflightException("Cannot reach the Schema Registry at '" + String.join(", ", registry.urls()) + "': "
+                    + why + ". Check '" + SchemaRegistryOptions.SCHEMA_REGISTRY_URL.key() + "'.");
+        }
     }
 
     /** The S3 file systems of every path the job writes apply the encryption the configuration requires. */

@@ -117,10 +117,19 @@ public final class SchemaRegistryClient implements SchemaSource {
         return schema;
     }
 
-    /** What the registry answers to a list of its subjects, for pre-flight: a line naming each URL and its answer. */
-    public String check() throws UndecodablePayload, RegistryUnavailableException {
-        JsonNode subjects = get("/subjects", "the list of subjects");
-        return "schema registry " + String.join(", ", settings.urls()) + " answered with " + subjects.size() + " subjects";
+    /**
+     * Asks every URL of {@code settings} once for the registry's subjects, each within {@code within} (pre-flight):
+     * what the first that answered said, e.g. "answered with 12 subjects".
+     *
+     * @throws UndecodablePayload if a registry answered with a refusal (401, 403, 404: a wrong URL or credentials)
+     * @throws RegistryUnavailableException if none answered
+     */
+    public static String check(SchemaRegistrySettings settings, Duration within) throws UndecodablePayload, RegistryUnavailableException {
+        Duration request = settings.requestTimeout().compareTo(within) < 0 ? settings.requestTimeout() : within;
+        SchemaRegistryClient once = new SchemaRegistryClient(new SchemaRegistrySettings(settings.urls(), settings.username(), settings.password(),
+                settings.bearerToken(), settings.trustStore(), settings.trustStorePassword(), settings.keyStore(), settings.keyStorePassword(),
+                1, request, Duration.ZERO, settings.configProviders()));
+        return "answered with " + once.get("/subjects", "its list of subjects").size() + " subjects";
     }
 
     private JsonNode get(String path, String what) throws UndecodablePayload, RegistryUnavailableException {

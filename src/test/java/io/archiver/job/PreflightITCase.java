@@ -41,6 +41,27 @@ class PreflightITCase {
     }
 
     @Test
+    void aSchemaRegistryThatRefusesOrIsNotThereIsNamedWithinSeconds() throws Exception {
+        String registry = SharedStack.get().registry().url();
+        assertThatCode(() -> preflight.check(config(existingTopic(), Map.of("record.value.format", "avro", "schema-registry.url", registry))))
+                .doesNotThrowAnyException();
+
+        long began = System.nanoTime();
+        assertThatThrownBy(() -> preflight.check(config(existingTopic(), Map.of("record.value.format", "avro",
+                "schema-registry.url", "http://127.0.0.1:1", "schema-registry.basic-auth.username", "archiver",
+                "schema-registry.basic-auth.password", "registry-secret-5c2"))))
+                .isInstanceOf(PreflightException.class)
+                .hasMessage("Cannot reach the Schema Registry at 'http://127.0.0.1:1': connection refused. Check 'schema-registry.url'.");
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - began)).isLessThan(java.time.Duration.ofSeconds(5));
+
+        String withoutApiPath = registry.substring(0, registry.indexOf("/apis"));
+        assertThatThrownBy(() -> preflight.check(config(existingTopic(), Map.of("record.value.format", "avro", "schema-registry.url", withoutApiPath))))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageStartingWith("The Schema Registry refused the archiver: the schema registry " + withoutApiPath + " answered HTTP 404")
+                .hasMessageContaining("http://apicurio:8080/apis/ccompat/v7");
+    }
+
+    @Test
     void unknownTopicsAreEachNamedWithACloseExistingName() throws Exception {
         String existing = existingTopic();
         String typo = existing.replaceFirst("preflight", "prefligth");
