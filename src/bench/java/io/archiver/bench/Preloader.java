@@ -25,6 +25,22 @@ final class Preloader {
      * (null: the producer's clock). Returns the bytes of keys and values produced.
      */
     static long preload(String bootstrap, String topic, int partitions, long records, LongFunction<Long> timestamp) {
+        return preload(bootstrap, topic, partitions, records, timestamp, (i, random) -> {
+            byte[] value = new byte[VALUE_BYTES];
+            for (int b = 0; b < VALUE_BYTES; b++) {
+                value[b] = (byte) ('a' + random.nextInt(26));
+            }
+            return value;
+        });
+    }
+
+    /** The n-th record's value, drawn from {@code random} (seeded: every run produces the same values). */
+    interface Values {
+        byte[] value(long n, Random random);
+    }
+
+    /** {@link #preload} with the values of {@code values}. */
+    static long preload(String bootstrap, String topic, int partitions, long records, LongFunction<Long> timestamp, Values values) {
         Map<String, Object> props = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "1",
@@ -36,10 +52,7 @@ final class Preloader {
         long bytes = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             for (long i = 0; i < records; i++) {
-                byte[] value = new byte[VALUE_BYTES];
-                for (int b = 0; b < VALUE_BYTES; b++) {
-                    value[b] = (byte) ('a' + random.nextInt(26));
-                }
+                byte[] value = values.value(i, random);
                 byte[] key = ("key-" + (i % 10_000)).getBytes(StandardCharsets.UTF_8);
                 ProducerRecord<byte[], byte[]> r =
                         new ProducerRecord<>(topic, (int) (i % partitions), timestamp.apply(i), key, value);

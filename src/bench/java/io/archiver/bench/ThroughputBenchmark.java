@@ -4,6 +4,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.local.EmbeddedSchemaRegistry;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
@@ -61,7 +62,8 @@ import java.util.stream.Stream;
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=ThroughputBenchmark
  * [-Dbench.args="-Dbench.throughput.records=2000000 -Dbench.rounds=3 -Dbench.throughput.only=gzip"]}; {@code only}
  * keeps the archiver variants whose name contains the text, or the one variant of that name (the limit and the
- * peer always run).
+ * peer always run). {@code -Dbench.throughput.payload=avro}: Avro values (about 1 KiB, {@link AvroOrders}) through
+ * a Schema Registry, archived as typed columns against the same records kept as bytes (Parquet and JSON Lines).
  */
 public final class ThroughputBenchmark {
 
@@ -72,12 +74,15 @@ public final class ThroughputBenchmark {
     private final EmbeddedS3 s3;
     private final long records;
     private final long inputBytes;
+    /** The Schema Registry's URL when the values are Avro ({@code -Dbench.throughput.payload=avro}), else null. */
+    private final String registry;
 
-    private ThroughputBenchmark(EmbeddedKafka kafka, EmbeddedS3 s3, long records, long inputBytes) {
+    private ThroughputBenchmark(EmbeddedKafka kafka, EmbeddedS3 s3, long records, long inputBytes, String registry) {
         this.kafka = kafka;
         this.s3 = s3;
         this.records = records;
         this.inputBytes = inputBytes;
+        this.registry = registry;
     }
 
     public static void main(String[] args) throws Exception {
@@ -90,12 +95,19 @@ public final class ThroughputBenchmark {
         int records = Integer.getInteger("bench.throughput.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         java.nio.file.Path work = Files.createTempDirectory("bench");
-        try (BenchStack stack = BenchStack.start(work)) {
+        boolean avro = System.getProperty("bench.throughput.payload", "bytes").equals("avro");
+        try (BenchStack stack = BenchStack.start(work); EmbeddedSchemaRegistry registry = avro ? EmbeddedSchemaRegistry.start() : null) {
             EmbeddedS3 s3 = stack.s3();
             EmbeddedKafka kafka = stack.kafka();
             kafka.createTopic(TOPIC, PARTITIONS);
-            long bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null);
-            ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes);
+            long bytes;
+            if (avro) {
+                int id = registry.register(TOPIC + "-value", "AVRO", AvroOrders.SCHEMA.toString());
+                bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null, (n, random) -> AvroOrders.encode(id, n, random));
+            } else {
+                bytes = Preloader.preload(kafka.bootstrapServers(), TOPIC, PARTITIONS, records, i -> null);
+            }
+            ThroughputBenchmark bench = new ThroughputBenchmark(kafka, s3, records, bytes, avro ? registry.url() : null);
             Map<String, Long> outputBytes = new LinkedHashMap<>();
             Map<String, List<Map<CpuAccounting.Part, Double>>> cpu = new LinkedHashMap<>();
             Map<String, List<Double>> seconds = bench.run(rounds, outputBytes, cpu);
@@ -114,6 +126,15 @@ public final class ThroughputBenchmark {
         variants.put("limit (a): Kafka consumer", this::consume);
         variants.put("limit (b): S3 multipart ingest", this::s3Ingest);
         variants.put("peer: plain Flink job", this::plainJob);
+        if (registry != null) {
+            // Avro values (about 1 KiB, AvroOrders): typed columns against the same records kept as bytes
+            variants.put("archiver parquet, avro as bytes", n -> archiver(n, Map.of()));
+            variants.put("archiver parquet, avro typed", n -> archiver(n, Map.of("record.value.format", "avro", "schema-registry.url", registry)));
+            variants.put("archiver jsonl, avro as bytes", n -> archiver(n, Map.of("sink.format", "jsonl")));
+            variants.put("archiver jsonl, avro typed",
+                    n -> archiver(n, Map.of("sink.format", "jsonl", "record.value.format", "avro", "schema-registry.url", registry)));
+            return measure(variants, rounds, outputBytes, cpu);
+        }
         variants.put("archiver jsonl", n -> archiver(n, Map.of("sink.format", "jsonl")));
         // the same envelope with key and value written as JSON strings: no base64, what the peer writes
         variants.put("archiver jsonl, text payloads",
@@ -133,6 +154,11 @@ public final class ThroughputBenchmark {
         String only = System.getProperty("bench.throughput.only", "");
         boolean exact = variants.containsKey(only);
         variants.keySet().removeIf(v -> v.startsWith("archiver") && !(exact ? v.equals(only) : v.contains(only)));
+        return measure(variants, rounds, outputBytes, cpu);
+    }
+
+    private static Map<String, List<Double>> measure(Map<String, Measurement> variants,
+            int rounds, Map<String, Long> outputBytes, Map<String, List<Map<CpuAccounting.Part, Double>>> cpu) throws Exception {
         Map<String, List<Double>> seconds = new LinkedHashMap<>();
         for (int round = 0; round <= rounds; round++) {
             for (Map.Entry<String, Measurement> v : variants.entrySet()) {

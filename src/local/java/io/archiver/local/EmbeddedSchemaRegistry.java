@@ -46,7 +46,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
     /** Starts the registry and waits (at most 2 minutes) until it listens. */
     public static EmbeddedSchemaRegistry start() throws IOException, InterruptedException {
-        Path dir = Path.of(System.getProperty(DIR_PROPERTY, "target/schema-registry"));
+        Path dir = Path.of(System.getProperty(DIR_PROPERTY, "target/schema-registry")).toAbsolutePath();
         Path jar = dir.resolve(RUNNER);
         if (!Files.isRegularFile(jar)) {
             throw new IOException("No Schema Registry at " + jar + ": run 'mvn generate-test-resources' (it unpacks "
@@ -87,7 +87,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
         } catch (Exception e) {
             process.destroyForcibly();
             synchronized (lastLines) {
-                throw new IOException("The Schema Registry did not start within " + START_TIMEOUT.toSeconds() + " s; its last output:\n"
+                throw new IOException("The Schema Registry did not start (within " + START_TIMEOUT.toSeconds() + " s); its last output:\n"
                         + String.join("\n", lastLines), e);
             }
         }

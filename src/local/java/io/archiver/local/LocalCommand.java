@@ -73,6 +73,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             + "group placed where it was (restore --create-topics --consumer-groups), then verify the restore; then stop.")
     boolean restoreDemo;
 
+    @Option(names = "--avro-demo", description = "Archive an Avro topic through a real Schema Registry whose schema evolves while "
+            + "records are produced (record.value.format: avro), then query the typed columns with DuckDB and stop.")
+    boolean avroDemo;
+
     @Option(names = "--secure", description = "Run the stack secured as production clusters are: Kafka over TLS with a SCRAM user "
             + "limited by ACLs, S3 over HTTPS, certificates of a private CA made at start, SSE-KMS required of every object; "
             + "writes the archiver's secured configuration to <work-dir>/archiver-secure.yaml.")
@@ -86,6 +90,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Instant started = Instant.now();
+        if (avroDemo && restoreDemo) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--avro-demo and --restore-demo are separate demos: run one at a time.");
+        }
         if (secure && restoreDemo) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--restore-demo runs on the plain stack; leave out --secure (restore on a secured cluster takes the same kafka.properties.*).");
@@ -95,15 +102,24 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         out.flush();
         LocalStack stack = secure ? LocalStack.startSecured(workDir, s3Port) : LocalStack.start(workDir, s3Port);
         JobClient job = null;
+        AvroDemo avro = null;
         try {
             Map<String, String> settings = stack.archiverSettings(topic, uiPort);
+            if (avroDemo) {
+                avro = AvroDemo.start(out, topic);
+                avro.addSettings(settings);
+            }
             RestoreDemo demo = restoreDemo ? new RestoreDemo(stack.kafka().bootstrapServers(), topic, partitions) : null;
             if (demo != null) {
                 demo.addSettings(settings);
             }
             ArchiverConfig cfg = config.load(settings);
             stack.createTopic(topic, partitions, cfg.get(KAFKA_GROUP_ID));
-            SampleData.produce(stack.producerClient(), topic, records);
+            if (avro != null) {
+                avro.produce(out, stack.producerClient(), records);
+            } else {
+                SampleData.produce(stack.producerClient(), topic, records);
+            }
             out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
                     cfg.get(KAFKA_BOOTSTRAP_SERVERS), records, topic, partitions);
             out.printf("S3 at %s, bucket '%s' (access key %s).%n",
@@ -127,19 +143,25 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             if (secure) {
                 printEncryption(out, stack);
             }
+            if (avro != null) {
+                avro.query(out, stack.s3().dataDir().resolve(LocalStack.BUCKET));
+            }
             if (demo != null) {
                 boolean captured = demo.awaitGroupArchived(out, cfg, Instant.now().plus(timeout));
                 job.cancel().get(30, TimeUnit.SECONDS);
                 return captured ? demo.deleteAndRestore(out, cfg.toMap(), workDir) : 1;
             }
-            if (!once) {
+            if (!once && avro == null) {
                 awaitCtrlC(out, job, stack);
                 return 0;
             }
             job.cancel().get(30, TimeUnit.SECONDS);
             return 0;
         } finally {
-            if (once || restoreDemo || job == null) {
+            if (avro != null) {
+                avro.close();
+            }
+            if (once || restoreDemo || avroDemo || job == null) {
                 stack.close();
             }
         }

@@ -4,7 +4,6 @@ import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.AvroPayloads;
-import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.registry.SchemaRegistryClient;
 import io.archiver.registry.SchemaSource;
@@ -98,8 +97,7 @@ public final class PayloadValidator {
         }
         if (format == PayloadFormat.AVRO) {
             try {
-                RegisteredSchema writer = avro.writerSchema(bytes);
-                avro.decode(bytes, writer, writer);
+                avro.check(bytes, avro.writerSchema(bytes));
                 return null;
             } catch (UndecodablePayload e) {
                 return what + " " + e.getMessage() + " (format avro)";

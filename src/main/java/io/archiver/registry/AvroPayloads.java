@@ -4,15 +4,20 @@ import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Decodes Avro payloads in the Confluent wire format: magic byte {@code 0}, the schema id as a big-endian int, then
+ * Decodes (and, for producers, encodes) Avro payloads in the Confluent wire format: magic byte {@code 0}, the schema id as a big-endian int, then
  * the Avro binary encoding of one datum. A datum is decoded with its writer's schema (the id's) into a reader schema
  * (the file's, see Avro's schema resolution), so records of older versions read as the newest one. Not thread-safe:
  * one per task; the schemas come from the JVM's shared {@link SchemaRegistryClient}.
@@ -29,9 +34,29 @@ public final class AvroPayloads {
     private final Map<Long, GenericDatumReader<Object>> readers = new HashMap<>();
     private final Map<Long, Boolean> readable = new HashMap<>();
     private BinaryDecoder decoder;
+    /** The last schema looked up: a partition's records mostly share one. */
+    private RegisteredSchema last;
 
     public AvroPayloads(SchemaSource registry) {
         this.registry = registry;
+    }
+
+    /** {@code datum} in the wire format: magic byte 0, {@code schemaId} big-endian, then its Avro binary encoding with {@code schema}. */
+    public static byte[] encode(int schemaId, Schema schema, Object datum) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(MAGIC);
+        out.write(schemaId >>> 24);
+        out.write(schemaId >>> 16);
+        out.write(schemaId >>> 8);
+        out.write(schemaId);
+        try {
+            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+            new GenericDatumWriter<>(schema).write(datum, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     /** The schema id of a payload in the wire format. */
@@ -47,7 +72,8 @@ public final class AvroPayloads {
     /** The Avro schema the payload was written with. */
     public RegisteredSchema writerSchema(byte[] payload) throws UndecodablePayload, RegistryUnavailableException {
         int id = schemaId(payload);
-        RegisteredSchema schema = registry.schema(id);
+        RegisteredSchema schema = last != null && last.id() == id ? last : registry.schema(id);
+        last = schema;
         if (schema.avro() == null) {
             throw new UndecodablePayload("has schema id " + id + ", a " + schema.type() + " schema, not Avro");
         }
@@ -71,6 +97,66 @@ public final class AvroPayloads {
             return datum;
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
             throw new UndecodablePayload("does not decode with its schema id " + writer.id() + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /**
+     * Checks that the payload decodes with its writer's schema without building the datum: every field is read
+     * past (strings and bytes by their length), enum and union indexes are checked, and nothing may follow the
+     * datum. What {@link #decode} with the same schema reads without an error.
+     *
+     * @throws UndecodablePayload if the bytes do not decode with the writer's schema, or hold more than one datum
+     */
+    public void check(byte[] payload, RegisteredSchema writer) throws UndecodablePayload {
+        decoder = DecoderFactory.get().binaryDecoder(payload, HEADER, payload.length - HEADER, decoder);
+        try {
+            skip(writer.avro(), decoder);
+            if (!decoder.isEnd()) {
+                throw new UndecodablePayload("holds more bytes than one datum of schema id " + writer.id());
+            }
+        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+            throw new UndecodablePayload("does not decode with its schema id " + writer.id() + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static void skip(Schema schema, BinaryDecoder in) throws IOException {
+        switch (schema.getType()) {
+            case RECORD -> {
+                for (Schema.Field f : schema.getFields()) {
+                    skip(f.schema(), in);
+                }
+            }
+            case ENUM -> {
+                int index = in.readEnum();
+                if (index < 0 || index >= schema.getEnumSymbols().size()) {
+                    throw new IndexOutOfBoundsException("enum index " + index);
+                }
+            }
+            case ARRAY -> {
+                for (long n = in.readArrayStart(); n != 0; n = in.arrayNext()) {
+                    for (long i = 0; i < n; i++) {
+                        skip(schema.getElementType(), in);
+                    }
+                }
+            }
+            case MAP -> {
+                for (long n = in.readMapStart(); n != 0; n = in.mapNext()) {
+                    for (long i = 0; i < n; i++) {
+                        in.skipString();
+                        skip(schema.getValueType(), in);
+                    }
+                }
+            }
+            case UNION -> skip(schema.getTypes().get(in.readIndex()), in);
+            case FIXED -> in.skipFixed(schema.getFixedSize());
+            case STRING -> in.skipString();
+            case BYTES -> in.skipBytes();
+            case INT -> in.readInt();
+            case LONG -> in.readLong();
+            case FLOAT -> in.readFloat();
+            case DOUBLE -> in.readDouble();
+            case BOOLEAN -> in.readBoolean();
+            case NULL -> in.readNull();
         }
     }
 

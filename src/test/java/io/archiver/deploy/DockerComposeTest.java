@@ -33,7 +33,7 @@ class DockerComposeTest {
         Map<String, Object> compose =
                 map(new Load(LoadSettings.builder().build()).loadFromString(Files.readString(Path.of("docker-compose.yml"))));
         Map<String, Object> services = map(compose.get("services"));
-        assertThat(services).containsKeys("kafka", "create-topic", "s3", "create-bucket", "jobmanager", "taskmanager", "submit");
+        assertThat(services).containsKeys("kafka", "create-topic", "s3", "create-bucket", "jobmanager", "taskmanager", "submit", "schema-registry");
 
         ArchiverConfig config = ConfigLoader.load(Path.of("conf", "archiver-docker.yaml"), Map.of());
         String advertised = String.valueOf(map(map(services.get("kafka")).get("environment")).get("KAFKA_ADVERTISED_LISTENERS"));
@@ -63,6 +63,13 @@ class DockerComposeTest {
         assertThat(Files.readString(Path.of("conf", "flink", "config.yaml")))
                 .contains("metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
         assertThat(String.valueOf(map(services.get("prometheus")).get("volumes"))).contains("./conf/prometheus.yml");
+        Map<String, Object> registry = map(services.get("schema-registry"));
+        assertThat(String.valueOf(registry.get("image"))).as("the registry the tests run").isEqualTo("apicurio/apicurio-registry-mem:2.6.13.Final");
+        assertThat(String.valueOf(registry.get("ports"))).contains(":8080");
+        String archiverYaml = Files.readString(Path.of("conf", "archiver-docker.yaml"));
+        assertThat(archiverYaml).contains("# value.format: avro", "# schema-registry.url: http://schema-registry:8080/apis/ccompat/v7");
+        assertThat(config.with(Map.of("record.value.format", "avro", "schema-registry.url", "http://schema-registry:8080/apis/ccompat/v7")))
+                .as("the commented typed-columns settings validate").isNotNull();
         assertThat(Files.readString(Path.of("conf", "prometheus.yml"))).contains("jobmanager:9249", "taskmanager:9249");
 
         Map<String, Object> submit = map(services.get("submit"));

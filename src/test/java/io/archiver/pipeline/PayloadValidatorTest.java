@@ -6,7 +6,7 @@ import io.archiver.record.PayloadFormats;
 
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.UndecodablePayload;
-import io.archiver.testutils.AvroWire;
+import io.archiver.registry.AvroPayloads;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -80,7 +80,7 @@ class PayloadValidatorTest {
         Schema schema = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"Secret\", \"fields\": [{\"name\": \"password\", \"type\": \"string\"}]}");
         GenericRecord datum = new GenericData.Record(schema);
         datum.put("password", "hunter2-SECRET");
-        byte[] good = AvroWire.encode(5, schema, datum);
+        byte[] good = AvroPayloads.encode(5, schema, datum);
         PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.AVRO, PayloadFormat.BYTES), id -> {
             if (id != 5) {
                 throw new UndecodablePayload("has schema id " + id + ", which the registry does not have (HTTP 404)");

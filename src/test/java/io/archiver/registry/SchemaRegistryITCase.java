@@ -10,7 +10,6 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
-import io.archiver.testutils.AvroWire;
 import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.Jobs;
@@ -89,16 +88,16 @@ class SchemaRegistryITCase {
         PayloadFormats formats = PayloadFormats.of(config);
         ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), formats);
 
-        produce(topic, 0, 400, i -> AvroWire.encode(v1, V1, payment(V1, i, null)));
+        produce(topic, 0, 400, i -> AvroPayloads.encode(v1, V1, payment(V1, i, null)));
         JobClient job = JobLauncher.environment(config).executeAsync("avro " + topic);
         int v2;
         try {
             Jobs.awaitWhileRunning(job, "v1 records archived", Duration.ofMinutes(2), () -> counter.count() >= 200);
             v2 = registry.register(topic + "-value", "AVRO", V2.toString());
             assertThat(v2).isGreaterThan(v1);
-            produce(topic, 400, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroWire.encode(v1, V1, payment(V1, i, null)) : AvroWire.encode(v2, V2, payment(V2, i, "app-" + i)));
+            produce(topic, 400, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroPayloads.encode(v1, V1, payment(V1, i, null)) : AvroPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
             stack.killAndReplaceTaskManagers();
-            produce(topic, 1_200, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroWire.encode(v1, V1, payment(V1, i, null)) : AvroWire.encode(v2, V2, payment(V2, i, "app-" + i)));
+            produce(topic, 1_200, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroPayloads.encode(v1, V1, payment(V1, i, null)) : AvroPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
             Jobs.awaitWhileRunning(job, "every record archived", Duration.ofMinutes(3), () -> counter.count() >= 2_000);
         } finally {
             Jobs.cancel(job);
@@ -155,7 +154,7 @@ class SchemaRegistryITCase {
         String topic = SharedStack.uniqueName("avro-bad");
         stack.kafka().createTopic(topic, 1);
         int v1 = registry.register(topic + "-value", "AVRO", V1.toString());
-        byte[] good = AvroWire.encode(v1, V1, payment(V1, 1, null));
+        byte[] good = AvroPayloads.encode(v1, V1, payment(V1, 1, null));
         byte[] unknownId = good.clone();
         unknownId[1] = 0x7f;
         byte[] truncated = Arrays.copyOf(good, good.length - 2);
@@ -216,7 +215,7 @@ class SchemaRegistryITCase {
                     () -> job.getJobStatus().get() == org.apache.flink.api.common.JobStatus.RUNNING);
             registry.pause();
             try {
-                produce(topic, 0, 500, i -> AvroWire.encode(id, own, payment(own, i, null)));
+                produce(topic, 0, 500, i -> AvroPayloads.encode(id, own, payment(own, i, null)));
                 Await.until("the task failed for the registry", Duration.ofMinutes(1),
                         () -> !logs.containing("did not give schema id " + id + " within schema-registry.retry.timeout").isEmpty());
             } finally {

@@ -6,6 +6,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.util.Utf8;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -61,7 +62,11 @@ final class AvroJson {
                 return;
             case ENUM:
             case STRING:
-                out.writeString(datum.toString());
+                if (datum instanceof Utf8 utf8) {
+                    out.writeUTF8String(utf8.getBytes(), 0, utf8.getByteLength());
+                } else {
+                    out.writeString(datum.toString());
+                }
                 return;
             case BYTES: {
                 ByteBuffer buffer = ((ByteBuffer) datum).duplicate();

@@ -6,6 +6,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.util.Utf8;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.GroupType;
@@ -214,7 +215,12 @@ final class AvroColumns {
             }
             case ENUM:
             case STRING:
-                out.addBinary(Binary.fromString(datum.toString()));
+                if (datum instanceof Utf8 utf8) {
+                    // the decoder's own bytes, a new array per string: no copy, no String
+                    out.addBinary(Binary.fromConstantByteArray(utf8.getBytes(), 0, utf8.getByteLength()));
+                } else {
+                    out.addBinary(Binary.fromString(datum.toString()));
+                }
                 return;
             case BYTES: {
                 ByteBuffer bytes = ((ByteBuffer) datum).duplicate();
