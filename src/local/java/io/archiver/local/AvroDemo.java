@@ -28,16 +28,16 @@ import java.util.Properties;
  */
 final class AvroDemo implements AutoCloseable {
 
-    static final Schema V1 = new Schema.Parser().parse("""
-            {"type": "record", "name": "Click", "namespace": "demo", "fields": [
+    private static final String FIELDS = """
               {"name": "seq", "type": "long"},
               {"name": "event", "type": {"type": "enum", "name": "Event", "symbols": ["view", "click", "buy"]}},
               {"name": "page", "type": "string"},
-              {"name": "price", "type": ["null", {"type": "bytes", "logicalType": "decimal", "precision": 9, "scale": 2}], "default": null}
-            ]}""");
+              {"name": "price", "type": ["null", {"type": "bytes", "logicalType": "decimal", "precision": 9, "scale": 2}], "default": null}""";
+    static final Schema V1 = new Schema.Parser().parse(
+            "{\"type\": \"record\", \"name\": \"Click\", \"namespace\": \"demo\", \"fields\": [" + FIELDS + "]}");
     /** Version 2 adds a field with a default (BACKWARD compatible). */
-    static final Schema V2 = new Schema.Parser().parse(V1.toString().replace("]}]}",
-            "]},{\"name\":\"country\",\"type\":\"string\",\"default\":\"unknown\"}]}"));
+    static final Schema V2 = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"Click\", \"namespace\": \"demo\", \"fields\": ["
+            + FIELDS + ", {\"name\": \"country\", \"type\": \"string\", \"default\": \"unknown\"}]}");
 
     private final EmbeddedSchemaRegistry registry;
     private final String topic;

@@ -119,7 +119,7 @@ public final class SchemaRegistryClient implements SchemaSource {
 
     /**
      * Asks every URL of {@code settings} once for the registry's subjects, each within {@code within} (pre-flight):
-     * what the first that answered said, e.g. "answered with 12 subjects".
+     * what the first that answered said, e.g. "answered, listing 12 subjects".
      *
      * @throws UndecodablePayload if a registry answered with a refusal (401, 403, 404: a wrong URL or credentials)
      * @throws RegistryUnavailableException if none answered
@@ -129,7 +129,8 @@ public final class SchemaRegistryClient implements SchemaSource {
         SchemaRegistryClient once = new SchemaRegistryClient(new SchemaRegistrySettings(settings.urls(), settings.username(), settings.password(),
                 settings.bearerToken(), settings.trustStore(), settings.trustStorePassword(), settings.keyStore(), settings.keyStorePassword(),
                 1, request, Duration.ZERO, settings.configProviders()));
-        return "answered with " + once.get("/subjects", "its list of subjects").size() + " subjects";
+        int subjects = once.get("/subjects", "its list of subjects").size();
+        return "answered, listing " + subjects + (subjects == 1 ? " subject" : " subjects");
     }
 
     private JsonNode get(String path, String what) throws UndecodablePayload, RegistryUnavailableException {

@@ -57,6 +57,21 @@ class LocalCommandITCase {
         }
     }
 
+    @Test
+    void theAvroDemoArchivesAnEvolvingTopicThroughARegistryAndQueriesItsTypedColumns() throws Exception {
+        Path workDir = Files.createTempDirectory("local-avro-it");
+        String printed = runLocal(workDir, "--avro-demo");
+        assertThat(printed)
+                .contains("Schema Registry at http://127.0.0.1:")
+                .contains("produced 1500 Avro records to 'demo'")
+                .contains("Archived 1500 records")
+                .contains("DuckDB over the archive's typed columns:")
+                .contains("value_schema_id")
+                .doesNotContain("WARN").doesNotContain("Exception");
+        String result = printed.substring(printed.indexOf("DuckDB over the archive's typed columns:"));
+        assertThat(result).as("version 2's countries and version 1's records read as version 2").contains("de").contains("unknown").contains("buy");
+    }
+
     /** Runs the local command with {@code --once} and small settings in its own JVM; returns what it printed. */
     private static String runLocal(Path workDir, String... extra) throws Exception {
         Path output = workDir.resolve("output.txt");
