@@ -1,6 +1,6 @@
 package io.archiver.bench;
 
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -55,7 +55,7 @@ final class AvroOrders {
             tags.add(letters(random, 16));
         }
         order.put("tags", tags);
-        return AvroPayloads.encode(id, SCHEMA, order);
+        return RegistryPayloads.encode(id, SCHEMA, order);
     }
 
     private static String letters(Random random, int length) {

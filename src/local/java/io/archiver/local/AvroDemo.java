@@ -1,6 +1,6 @@
 package io.archiver.local;
 
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -68,7 +68,7 @@ final class AvroDemo implements AutoCloseable {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             for (int i = 0; i < count / 2; i++) {
-                producer.send(record(i, AvroPayloads.encode(v1, V1, click(V1, i))));
+                producer.send(record(i, RegistryPayloads.encode(v1, V1, click(V1, i))));
             }
             int v2 = registry.register(topic + "-value", "AVRO", V2.toString());
             for (int i = count / 2; i < count; i++) {
@@ -76,7 +76,7 @@ final class AvroDemo implements AutoCloseable {
                 if (i % 2 == 1) {
                     click.put("country", new String[] {"de", "fr", "us", "jp"}[i % 4 / 2 + (i % 8 < 4 ? 0 : 2)]);
                 }
-                producer.send(record(i, AvroPayloads.encode(i % 2 == 0 ? v1 : v2, click.getSchema(), click)));
+                producer.send(record(i, RegistryPayloads.encode(i % 2 == 0 ? v1 : v2, click.getSchema(), click)));
             }
             producer.flush();
             out.printf("Schema Registry at %s: produced %d Avro records to '%s', the first half with schema id %d, "

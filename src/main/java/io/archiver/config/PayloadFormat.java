@@ -13,11 +13,25 @@ public enum PayloadFormat implements ConfigValue {
      * the registry has under that id: the exact bytes are kept, and beside them the schema id and the decoded value
      * (typed Parquet columns; a JSON object in JSON Lines).
      */
-    AVRO;
+    AVRO,
+    /** JSON documents in the wire format, their schema a JSON Schema: kept and typed as {@link #AVRO} is. */
+    JSON_SCHEMA,
+    /** Whatever each record's schema id names (Avro or JSON Schema): for topics whose records mix them. */
+    SCHEMA_REGISTRY;
 
     /** True when payloads of this format are decoded with a schema from the Schema Registry. */
     public boolean decodedWithRegistry() {
-        return this == AVRO;
+        return this == AVRO || this == JSON_SCHEMA || this == SCHEMA_REGISTRY;
+    }
+
+    /** True when a payload of this format may have a schema of {@code schemaType} (the registry's AVRO, JSON, PROTOBUF). */
+    public boolean accepts(String schemaType) {
+        return switch (this) {
+            case AVRO -> schemaType.equals("AVRO");
+            case JSON_SCHEMA -> schemaType.equals("JSON");
+            case SCHEMA_REGISTRY -> schemaType.equals("AVRO") || schemaType.equals("JSON");
+            default -> false;
+        };
     }
 
     @Override

@@ -90,12 +90,12 @@ public final class SchemaRegistryOptions {
                 || config.get(RecordOptions.RECORD_VALUE_FORMAT).decodedWithRegistry();
         List<String> urls = urls(config);
         if (needed && urls.isEmpty()) {
-            throw new ConfigException("'" + SCHEMA_REGISTRY_URL.key() + "' is required when record.key.format or record.value.format is avro: "
+            throw new ConfigException("'" + SCHEMA_REGISTRY_URL.key() + "' is required when record.key.format or record.value.format is avro, json-schema or schema-registry: "
                     + "set it to the registry's Confluent-compatible API, e.g. schema-registry.url: http://registry:8081");
         }
         if (config.get(RecordOptions.RECORD_HEADER_FORMAT).decodedWithRegistry()) {
-            throw new ConfigException("Invalid value 'avro' for '" + RecordOptions.RECORD_HEADER_FORMAT.key()
-                    + "': header values are stored as bytes, string or json; avro is for record.key.format and record.value.format.");
+            throw new ConfigException("Invalid value '" + config.get(RecordOptions.RECORD_HEADER_FORMAT).configName() + "' for '" + RecordOptions.RECORD_HEADER_FORMAT.key()
+                    + "': header values are stored as bytes, string or json; formats decoded with the Schema Registry are for record.key.format and record.value.format.");
         }
         for (String url : urls) {
             if (!url.trim().startsWith("http://") && !url.trim().startsWith("https://")) {

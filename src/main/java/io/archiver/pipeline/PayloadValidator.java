@@ -3,7 +3,8 @@ package io.archiver.pipeline;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.registry.SchemaRegistryClient;
 import io.archiver.registry.SchemaSource;
@@ -36,7 +37,7 @@ public final class PayloadValidator {
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT);
     private final JsonFactory json = new JsonFactory();
-    private final AvroPayloads avro;
+    private final RegistryPayloads payloads;
 
     public PayloadValidator(PayloadFormats formats) {
         this(formats, formats.decoded() ? SchemaRegistryClient.shared(formats.registry()) : null);
@@ -45,7 +46,7 @@ public final class PayloadValidator {
     /** With the schemas of {@code schemas} (the registry, or a fixed set in tests). */
     public PayloadValidator(PayloadFormats formats, SchemaSource schemas) {
         this.formats = formats;
-        this.avro = formats.decoded() ? new AvroPayloads(schemas) : null;
+        this.payloads = formats.decoded() ? new RegistryPayloads(schemas) : null;
     }
 
     /**
@@ -95,12 +96,16 @@ public final class PayloadValidator {
         if (bytes == null || format == PayloadFormat.BYTES) {
             return null;
         }
-        if (format == PayloadFormat.AVRO) {
+        if (format.decodedWithRegistry()) {
             try {
-                avro.check(bytes, avro.writerSchema(bytes));
+                RegisteredSchema writer = payloads.writerSchema(bytes);
+                if (!format.accepts(writer.type())) {
+                    return what + " has schema id " + writer.id() + ", an " + writer.type() + " schema, which format " + format.configName() + " does not decode";
+                }
+                payloads.check(bytes, writer);
                 return null;
             } catch (UndecodablePayload e) {
-                return what + " " + e.getMessage() + " (format avro)";
+                return what + " " + e.getMessage() + " (format " + format.configName() + ")";
             }
         }
         if (format == PayloadFormat.STRING) {

@@ -98,19 +98,27 @@ public final class SchemaRegistryClient implements SchemaSource {
         } catch (UndecodablePayload e) {
             throw new UndecodablePayload("has schema id " + id + ", but " + e.getMessage());
         }
-        String type = body.path("schemaType").asText("AVRO");
-        Schema avro = null;
-        if (type.equals("AVRO")) {
-            if (body.has("references") && body.get("references").size() > 0) {
-                throw new UndecodablePayload("has schema id " + id + ", which references other schemas: the archiver does not resolve references yet");
-            }
+        String type = body.path("schemaType").asText(RegisteredSchema.AVRO);
+        if (body.has("references") && body.get("references").size() > 0) {
+            throw new UndecodablePayload("has schema id " + id + ", which references other schemas: the archiver does not resolve references yet");
+        }
+        RegisteredSchema schema;
+        String text = body.path("schema").asText();
+        if (type.equals(RegisteredSchema.AVRO)) {
             try {
-                avro = new Schema.Parser().parse(body.path("schema").asText());
+                schema = new RegisteredSchema(id, new Schema.Parser().parse(text));
             } catch (SchemaParseException e) {
                 throw new UndecodablePayload("has schema id " + id + ", which is not a valid Avro schema (" + e.getMessage() + ")");
             }
+        } else if (type.equals(RegisteredSchema.JSON)) {
+            try {
+                schema = new RegisteredSchema(id, JsonSchemaType.of(JSON.readTree(text)));
+            } catch (IOException | IllegalArgumentException e) {
+                throw new UndecodablePayload("has schema id " + id + ", a JSON Schema the archiver cannot use (" + e.getMessage() + ")");
+            }
+        } else {
+            schema = new RegisteredSchema(id, type, null, null);
         }
-        RegisteredSchema schema = new RegisteredSchema(id, type, avro);
         synchronized (cache) {
             cache.put(id, schema);
         }

@@ -6,7 +6,7 @@ import io.archiver.record.PayloadFormats;
 
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.UndecodablePayload;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -80,12 +80,12 @@ class PayloadValidatorTest {
         Schema schema = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"Secret\", \"fields\": [{\"name\": \"password\", \"type\": \"string\"}]}");
         GenericRecord datum = new GenericData.Record(schema);
         datum.put("password", "hunter2-SECRET");
-        byte[] good = AvroPayloads.encode(5, schema, datum);
+        byte[] good = RegistryPayloads.encode(5, schema, datum);
         PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.AVRO, PayloadFormat.BYTES), id -> {
             if (id != 5) {
                 throw new UndecodablePayload("has schema id " + id + ", which the registry does not have (HTTP 404)");
             }
-            return new RegisteredSchema(5, "AVRO", schema);
+            return new RegisteredSchema(5, schema);
         });
         assertThat(v.problem(value(good))).isNull();
         assertThat(v.problem(value(utf8("hunter2-SECRET")))).isEqualTo(
@@ -99,5 +99,35 @@ class PayloadValidatorTest {
         assertThat(v.problem(value(truncated))).startsWith("value does not decode with its schema id 5 (").doesNotContain("hunter2");
         byte[] longer = Arrays.copyOf(good, good.length + 2);
         assertThat(v.problem(value(longer))).isEqualTo("value holds more bytes than one datum of schema id 5 (format avro)");
+    }
+
+    @Test
+    void jsonSchemaPayloadsMustBeOneJsonDocumentFittingTheirSchemaAndOfTheFormatsType() throws Exception {
+        RegisteredSchema json = new RegisteredSchema(8, io.archiver.registry.JsonSchemaType.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                "{\"type\": \"object\", \"properties\": {\"amount\": {\"type\": \"number\"}, \"token\": {\"type\": \"string\"}}}")));
+        Schema avroSchema = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"a\", \"type\": \"int\"}]}");
+        io.archiver.registry.SchemaSource registry = id -> id == 8 ? json : new RegisteredSchema(9, avroSchema);
+        PayloadValidator v = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.JSON_SCHEMA, PayloadFormat.BYTES), registry);
+        assertThat(v.problem(value(wire(8, "{\"amount\": 1.5, \"token\": \"hunter2-SECRET\"}")))).isNull();
+        assertThat(v.problem(value(wire(8, "{\"amount\": \"hunter2-SECRET\"}")))).isEqualTo(
+                "value does not fit its schema id 8: field 'amount' is string, its schema says a number (format json-schema)");
+        assertThat(v.problem(value(wire(8, "{\"token\": \"hunter2-SECRET\"")))).startsWith("value is not valid JSON (schema id 8, near byte offset")
+                .doesNotContain("hunter2");
+        assertThat(v.problem(value(wire(8, "{} {}")))).isEqualTo("value holds more than one JSON value (schema id 8) (format json-schema)");
+        GenericRecord r = new GenericData.Record(avroSchema);
+        r.put("a", 1);
+        byte[] avro = RegistryPayloads.encode(9, avroSchema, r);
+        assertThat(v.problem(value(avro))).isEqualTo("value has schema id 9, an AVRO schema, which format json-schema does not decode");
+        PayloadValidator any = new PayloadValidator(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.SCHEMA_REGISTRY, PayloadFormat.BYTES), registry);
+        assertThat(any.problem(value(avro))).as("schema-registry takes Avro").isNull();
+        assertThat(any.problem(value(wire(8, "{\"amount\": 2}")))).as("and JSON Schema").isNull();
+    }
+
+    private static byte[] wire(int id, String json) {
+        byte[] document = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] payload = new byte[5 + document.length];
+        payload[4] = (byte) id;
+        System.arraycopy(document, 0, payload, 5, document.length);
+        return payload;
     }
 }

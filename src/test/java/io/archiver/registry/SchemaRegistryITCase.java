@@ -88,16 +88,16 @@ class SchemaRegistryITCase {
         PayloadFormats formats = PayloadFormats.of(config);
         ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), formats);
 
-        produce(topic, 0, 400, i -> AvroPayloads.encode(v1, V1, payment(V1, i, null)));
+        produce(topic, 0, 400, i -> RegistryPayloads.encode(v1, V1, payment(V1, i, null)));
         JobClient job = JobLauncher.environment(config).executeAsync("avro " + topic);
         int v2;
         try {
             Jobs.awaitWhileRunning(job, "v1 records archived", Duration.ofMinutes(2), () -> counter.count() >= 200);
             v2 = registry.register(topic + "-value", "AVRO", V2.toString());
             assertThat(v2).isGreaterThan(v1);
-            produce(topic, 400, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroPayloads.encode(v1, V1, payment(V1, i, null)) : AvroPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
+            produce(topic, 400, 800, i -> (i / PARTITIONS) % 2 == 0 ? RegistryPayloads.encode(v1, V1, payment(V1, i, null)) : RegistryPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
             stack.killAndReplaceTaskManagers();
-            produce(topic, 1_200, 800, i -> (i / PARTITIONS) % 2 == 0 ? AvroPayloads.encode(v1, V1, payment(V1, i, null)) : AvroPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
+            produce(topic, 1_200, 800, i -> (i / PARTITIONS) % 2 == 0 ? RegistryPayloads.encode(v1, V1, payment(V1, i, null)) : RegistryPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
             Jobs.awaitWhileRunning(job, "every record archived", Duration.ofMinutes(3), () -> counter.count() >= 2_000);
         } finally {
             Jobs.cancel(job);
@@ -117,7 +117,7 @@ class SchemaRegistryITCase {
             while (rs.next()) {
                 ArchiveRecord source = byPosition.get(rs.getInt(1) + "/" + rs.getLong(2));
                 long id = Long.parseLong(new String(source.getKey(), StandardCharsets.UTF_8));
-                int schemaId = AvroPayloads.schemaId(source.getValue());
+                int schemaId = RegistryPayloads.schemaId(source.getValue());
                 assertThat(rs.getInt(3)).as("the schema id of %s", source).isEqualTo(schemaId);
                 assertThat(rs.getLong(4)).isEqualTo(id);
                 assertThat(rs.getString(5)).isEqualTo("customer-" + id % 17);
@@ -148,13 +148,13 @@ class SchemaRegistryITCase {
     }
 
     @Test
-    void badAvroPayloadsAreDeadLetteredWithTheirPositionAndTheRestTyped() throws Exception {
+    void badRegistryPayloadsAreDeadLetteredWithTheirPositionAndTheRestTyped() throws Exception {
         SharedStack stack = SharedStack.get();
         EmbeddedSchemaRegistry registry = stack.registry();
         String topic = SharedStack.uniqueName("avro-bad");
         stack.kafka().createTopic(topic, 1);
         int v1 = registry.register(topic + "-value", "AVRO", V1.toString());
-        byte[] good = AvroPayloads.encode(v1, V1, payment(V1, 1, null));
+        byte[] good = RegistryPayloads.encode(v1, V1, payment(V1, 1, null));
         byte[] unknownId = good.clone();
         unknownId[1] = 0x7f;
         byte[] truncated = Arrays.copyOf(good, good.length - 2);
@@ -191,6 +191,59 @@ class SchemaRegistryITCase {
     }
 
     @Test
+    void aTopicMovingFromJsonSchemaToAvroIsArchivedTypedWithTheSchemaRegistryFormat() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String topic = SharedStack.uniqueName("mixed-payments");
+        stack.kafka().createTopic(topic, PARTITIONS);
+        int json = registry.register(topic + "-value", "JSON", """
+                {"type": "object", "properties": {"id": {"type": "integer"}, "customer": {"type": "string"},
+                 "tags": {"type": "array", "items": {"type": "string"}}}}""");
+        Schema avro = new Schema.Parser().parse("""
+                {"type": "record", "name": "MixedPayment", "fields": [{"name": "id", "type": "long"}, {"name": "customer", "type": "string"},
+                 {"name": "tags", "type": {"type": "array", "items": "string"}}]}""");
+        int avroId = registry.register(topic + "-avro-value", "AVRO", avro.toString());
+        produce(topic, 0, 300, i -> wire(json, "{\"id\": " + i + ", \"customer\": \"customer-" + i % 17 + "\", \"tags\": [\"t" + i % 3 + "\"]}"));
+        produce(topic, 300, 300, i -> {
+            GenericRecord r = new GenericData.Record(avro);
+            r.put("id", (long) i);
+            r.put("customer", "customer-" + i % 17);
+            r.put("tags", List.of("t" + i % 3));
+            return RegistryPayloads.encode(avroId, avro, r);
+        });
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "schema-registry");
+        settings.put("schema-registry.url", registry.url());
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("mixed " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);
+        Path copy = copyArchive(config.sinkPath());
+        int rows = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.customer, value_decoded.tags FROM read_parquet('"
+                        + copy + "/**/*.parquet', union_by_name = true)")) {
+            while (rs.next()) {
+                long id = rs.getLong(2);
+                assertThat(rs.getInt(1)).isEqualTo(id < 300 ? json : avroId);
+                assertThat(rs.getString(3)).isEqualTo("customer-" + id % 17);
+                assertThat(rs.getString(4)).isEqualTo("[t" + id % 3 + "]");
+                rows++;
+            }
+        }
+        assertThat(rows).isEqualTo(600);
+    }
+
+    private static byte[] wire(int id, String json) {
+        byte[] document = json.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[5 + document.length];
+        java.nio.ByteBuffer.wrap(payload).put((byte) 0).putInt(id).put(document);
+        return payload;
+    }
+
+    @Test
     void aRegistryThatHangsIsRetriedThenRestartsTheJobAndNoRecordIsSkipped() throws Exception {
         SharedStack stack = SharedStack.get();
         EmbeddedSchemaRegistry registry = stack.registry();
@@ -215,7 +268,7 @@ class SchemaRegistryITCase {
                     () -> job.getJobStatus().get() == org.apache.flink.api.common.JobStatus.RUNNING);
             registry.pause();
             try {
-                produce(topic, 0, 500, i -> AvroPayloads.encode(id, own, payment(own, i, null)));
+                produce(topic, 0, 500, i -> RegistryPayloads.encode(id, own, payment(own, i, null)));
                 Await.until("the task failed for the registry", Duration.ofMinutes(1),
                         () -> !logs.containing("did not give schema id " + id + " within schema-registry.retry.timeout").isEmpty());
             } finally {

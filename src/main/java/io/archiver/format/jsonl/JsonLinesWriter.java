@@ -4,7 +4,7 @@ import io.archiver.config.JsonCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.UndecodablePayload;
 
@@ -28,7 +28,7 @@ import static io.archiver.record.EnvelopeFields.*;
  * "headers":[{"key":..,"value":..}]}}. Bytes are base64 strings, strings are JSON strings, JSON payloads
  * are embedded (re-serialized compactly, so a multi-line document stays on one line). An avro key or value is
  * kept as base64 bytes, and followed by {@code "value_schema_id"} and {@code "value_decoded"}, the value as JSON
- * ({@link AvroJson}). With gzip or zstd, one
+ * ({@link AvroJson}; a JSON Schema payload's document as it is). With gzip or zstd, one
  * gzip stream or zstd frame covers the whole file and is finished when the file closes.
  */
 final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
@@ -38,19 +38,19 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
     private final JsonFactory json;
     private final PayloadFormats formats;
-    /** Decodes avro keys and values; null when none is. */
-    private final AvroPayloads avro;
+    /** Decodes the keys and values of formats decoded with the registry; null when none is. */
+    private final RegistryPayloads payloads;
     /** The compressing stream over the part file, null for an uncompressed file. */
     private final OutputStream compressed;
     private final JsonGenerator out;
     private byte[] base64 = new byte[4096];
 
     /** {@code level}: gzip's deflate level or zstd's level, unused for an uncompressed file. */
-    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, AvroPayloads avro, JsonCompression compression, int level)
+    JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, RegistryPayloads payloads, JsonCompression compression, int level)
             throws IOException {
         this.json = json;
         this.formats = formats;
-        this.avro = avro;
+        this.payloads = payloads;
         this.compressed = compressing(new KeptOpen(stream), compression, level);
         this.out = json.createGenerator(this.compressed != null ? this.compressed : stream);
         this.out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -80,7 +80,7 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
             out.writeEndObject();
         }
         out.writeEndArray();
-        if (avro != null) {
+        if (payloads != null) {
             writeDecoded(r, r.getKey(), formats.key(), KEY_SCHEMA_ID, KEY_DECODED);
             writeDecoded(r, r.getValue(), formats.value(), VALUE_SCHEMA_ID, VALUE_DECODED);
         }
@@ -94,11 +94,18 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
             return;
         }
         try {
-            RegisteredSchema writer = avro.writerSchema(payload);
-            Object datum = avro.decode(payload, writer, writer);
+            RegisteredSchema writer = payloads.writerSchema(payload);
             out.writeNumberField(idField, writer.id());
             out.writeFieldName(decodedField);
-            AvroJson.write(out, writer.avro(), datum);
+            if (writer.json() != null) {
+                // the document itself, on one line
+                try (JsonParser parser = json.createParser(payload, 5, payload.length - 5)) {
+                    parser.nextToken();
+                    out.copyCurrentStructure(parser);
+                }
+            } else {
+                AvroJson.write(out, writer.avro(), payloads.decode(payload, writer, writer));
+            }
         } catch (UndecodablePayload e) {
             throw new IOException("Record " + r + ", validated, cannot be decoded now: its payload " + e.getMessage(), e);
         }

@@ -3,7 +3,7 @@ package io.archiver.format.jsonl;
 import io.archiver.config.JsonCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.SchemaRegistryClient;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -22,7 +22,7 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
     /** The compression's level (gzip's deflate level or zstd's); unused for uncompressed files. */
     private final int level;
     private transient JsonFactory json;
-    private transient AvroPayloads avro;
+    private transient RegistryPayloads payloads;
 
     public JsonLinesWriterFactory(PayloadFormats formats, JsonCompression compression, int level) {
         this.formats = formats;
@@ -34,8 +34,8 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
     public BulkWriter<ArchiveRecord> create(FSDataOutputStream out) throws IOException {
         if (json == null) {
             json = new JsonFactory();
-            avro = formats.decoded() ? new AvroPayloads(SchemaRegistryClient.shared(formats.registry())) : null;
+            payloads = formats.decoded() ? new RegistryPayloads(SchemaRegistryClient.shared(formats.registry())) : null;
         }
-        return new JsonLinesWriter(json, out, formats, avro, compression, level);
+        return new JsonLinesWriter(json, out, formats, payloads, compression, level);
     }
 }

@@ -4,7 +4,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.PayloadFormats;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.UndecodablePayload;
 
@@ -128,7 +128,7 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         }
         int id;
         try {
-            id = AvroPayloads.schemaId(payload);
+            id = RegistryPayloads.schemaId(payload);
         } catch (UndecodablePayload e) {
             throw new IOException("Record " + r + ", validated, is not in the wire format: " + e.getMessage(), e);
         }
@@ -139,7 +139,7 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         if (reader == null) {
             throw new IOException("Record " + r + " has a " + decodedColumn + " its file has no columns for");
         }
-        AvroColumns.writeField(consumer, decodedColumn, idIndex + 1, reader.avro(), decoder.decode(payload, reader, r));
+        DecodedColumns.writeField(consumer, decodedColumn, idIndex + 1, reader, decoder.decode(payload, reader, r));
     }
 
     private void optionalBinary(String field, int index, byte[] bytes) {

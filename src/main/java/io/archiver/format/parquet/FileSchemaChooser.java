@@ -3,7 +3,7 @@ package io.archiver.format.parquet;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.SchemaSource;
 import io.archiver.registry.UndecodablePayload;
@@ -24,13 +24,13 @@ import java.util.Map;
 final class FileSchemaChooser {
 
     private final PayloadFormats formats;
-    private final AvroPayloads avro;
+    private final RegistryPayloads payloads;
     private final Map<String, RegisteredSchema> newestKey = new HashMap<>();
     private final Map<String, RegisteredSchema> newestValue = new HashMap<>();
 
     FileSchemaChooser(PayloadFormats formats, SchemaSource registry) {
         this.formats = formats;
-        this.avro = new AvroPayloads(registry);
+        this.payloads = new RegistryPayloads(registry);
     }
 
     /** The reader schemas of a file whose first record is {@code first}. */
@@ -49,7 +49,7 @@ final class FileSchemaChooser {
     /** {@code payload} decoded and read as {@code reader}. */
     Object decode(byte[] payload, RegisteredSchema reader, ArchiveRecord r) throws IOException {
         try {
-            return avro.decode(payload, avro.writerSchema(payload), reader);
+            return payloads.decode(payload, payloads.writerSchema(payload), reader);
         } catch (UndecodablePayload e) {
             throw undecodable(r, e);
         }
@@ -61,7 +61,7 @@ final class FileSchemaChooser {
         }
         RegisteredSchema writer = writer(topic, payload, newest);
         RegisteredSchema latest = newest.get(topic);
-        return avro.canRead(latest, writer) ? latest : writer;
+        return payloads.canRead(latest, writer) ? latest : writer;
     }
 
     private boolean fits(RegisteredSchema reader, String topic, byte[] payload, PayloadFormat format, Map<String, RegisteredSchema> newest) throws IOException {
@@ -72,13 +72,13 @@ final class FileSchemaChooser {
             return false;
         }
         RegisteredSchema writer = writer(topic, payload, newest);
-        return writer.id() <= reader.id() && avro.canRead(reader, writer);
+        return writer.id() <= reader.id() && payloads.canRead(reader, writer);
     }
 
     private RegisteredSchema writer(String topic, byte[] payload, Map<String, RegisteredSchema> newest) throws IOException {
         RegisteredSchema writer;
         try {
-            writer = avro.writerSchema(payload);
+            writer = payloads.writerSchema(payload);
         } catch (UndecodablePayload e) {
             throw new IOException("A payload of topic " + topic + " the job validated cannot be decoded now: " + e.getMessage(), e);
         }

@@ -91,7 +91,7 @@ public final class ParquetEnvelope {
         if (format.decodedWithRegistry()) {
             message.optional(PrimitiveTypeName.INT32).named(idColumn);
             if (reader != null) {
-                message.addField(AvroColumns.column(decodedColumn, reader.avro()));
+                message.addField(DecodedColumns.column(decodedColumn, reader));
             }
         }
     }

@@ -9,7 +9,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.UndecodablePayload;
-import io.archiver.registry.AvroPayloads;
+import io.archiver.registry.RegistryPayloads;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -66,17 +66,17 @@ class TypedAvroColumnsTest {
             "{\"name\":\"weight\",\"type\":\"double\"},{\"name\":\"channel\",\"type\":\"string\",\"default\":\"web\"}"));
 
     private static final Map<Integer, RegisteredSchema> REGISTRY = Map.of(
-            7, new RegisteredSchema(7, "AVRO", ORDER_V1),
-            9, new RegisteredSchema(9, "AVRO", ORDER_V2));
+            7, new RegisteredSchema(7, ORDER_V1),
+            9, new RegisteredSchema(9, ORDER_V2));
 
     @TempDir java.nio.file.Path dir;
 
     @Test
     void avroValuesBecomeTypedColumnsThatDuckDbReadsBesideTheExactBytes() throws Exception {
         List<ArchiveRecord> records = List.of(
-                record(0, AvroPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "12.50", "PAID", new GenericData.Record(ORDER_V1.getField("payment").schema().getTypes().get(1))))),
+                record(0, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "12.50", "PAID", new GenericData.Record(ORDER_V1.getField("payment").schema().getTypes().get(1))))),
                 record(1, null),
-                record(2, AvroPayloads.encode(7, ORDER_V1, order(ORDER_V1, 2, "bob", "0.99", "NEW", null))));
+                record(2, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 2, "bob", "0.99", "NEW", null))));
         EnvelopeParquetBuilder builder = builder();
         Path file = LocalPartFiles.write(dir.resolve("orders.parquet"), new EnvelopeParquetWriterFactory(builder), records);
 
@@ -120,11 +120,11 @@ class TypedAvroColumnsTest {
     void aNewerVersionClosesTheFileOnceAndOlderRecordsAreReadAsTheNewerVersion() throws Exception {
         EnvelopeParquetBuilder builder = builder();
         EnvelopeParquetWriterFactory factory = new EnvelopeParquetWriterFactory(builder);
-        ArchiveRecord v1 = record(0, AvroPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "1.00", "NEW", null)));
+        ArchiveRecord v1 = record(0, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "1.00", "NEW", null)));
         GenericRecord newer = order(ORDER_V2, 2, "bob", "2.00", "NEW", null);
         newer.put("channel", "app");
-        ArchiveRecord v2 = record(1, AvroPayloads.encode(9, ORDER_V2, newer));
-        ArchiveRecord v1Again = record(2, AvroPayloads.encode(7, ORDER_V1, order(ORDER_V1, 3, "cy", "3.00", "NEW", null)));
+        ArchiveRecord v2 = record(1, RegistryPayloads.encode(9, ORDER_V2, newer));
+        ArchiveRecord v1Again = record(2, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 3, "cy", "3.00", "NEW", null)));
 
         Path first = new Path(dir.resolve("first.parquet").toUri());
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(first, FileSystem.WriteMode.OVERWRITE)) {

@@ -1,5 +1,9 @@
 package io.archiver.registry;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
@@ -17,18 +21,21 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Decodes (and, for producers, encodes) Avro payloads in the Confluent wire format: magic byte {@code 0}, the schema id as a big-endian int, then
- * the Avro binary encoding of one datum. A datum is decoded with its writer's schema (the id's) into a reader schema
- * (the file's, see Avro's schema resolution), so records of older versions read as the newest one. Not thread-safe:
- * one per task; the schemas come from the JVM's shared {@link SchemaRegistryClient}.
+ * Payloads in the Schema Registry's wire format: magic byte {@code 0}, the schema id as a big-endian int, then the
+ * payload: the Avro binary encoding of one datum, or one JSON document (JSON Schema). Checks them, and decodes them
+ * with their writer's schema (the id's) as a reader schema (the file's), so records of older versions read as the
+ * newest one (Avro's schema resolution; for JSON, fields matched by name). Also encodes Avro payloads for
+ * producers. Not thread-safe: one per task; the schemas come from the JVM's shared {@link SchemaRegistryClient}.
  *
- * <p>Datums are generic ({@code GenericRecord}, {@code Utf8}, {@code ByteBuffer}, …) with logical types in their
- * underlying form (days, epoch millis or micros, unscaled decimal bytes), as Parquet stores them.
+ * <p>Avro datums are generic ({@code GenericRecord}, {@code Utf8}, {@code ByteBuffer}, …) with logical types in
+ * their underlying form (days, epoch millis or micros, unscaled decimal bytes), as Parquet stores them; JSON
+ * documents are Jackson trees.
  */
-public final class AvroPayloads {
+public final class RegistryPayloads {
 
     private static final byte MAGIC = 0;
     private static final int HEADER = 5;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SchemaSource registry;
     private final Map<Long, GenericDatumReader<Object>> readers = new HashMap<>();
@@ -37,7 +44,7 @@ public final class AvroPayloads {
     /** The last schema looked up: a partition's records mostly share one. */
     private RegisteredSchema last;
 
-    public AvroPayloads(SchemaSource registry) {
+    public RegistryPayloads(SchemaSource registry) {
         this.registry = registry;
     }
 
@@ -74,18 +81,21 @@ public final class AvroPayloads {
         int id = schemaId(payload);
         RegisteredSchema schema = last != null && last.id() == id ? last : registry.schema(id);
         last = schema;
-        if (schema.avro() == null) {
-            throw new UndecodablePayload("has schema id " + id + ", a " + schema.type() + " schema, not Avro");
+        if (schema.avro() == null && schema.json() == null) {
+            throw new UndecodablePayload("has schema id " + id + ", a " + schema.type() + " schema: the archiver decodes Avro and JSON Schema payloads");
         }
         return schema;
     }
 
     /**
-     * The payload's datum read as {@code reader} (a record as a {@code GenericRecord}).
+     * The payload read as {@code reader}: an Avro datum (a record as a {@code GenericRecord}), or a JSON tree.
      *
      * @throws UndecodablePayload if the bytes do not decode with the writer's schema, or hold more than one datum
      */
     public Object decode(byte[] payload, RegisteredSchema writer, RegisteredSchema reader) throws UndecodablePayload {
+        if (writer.json() != null) {
+            return json(payload, writer);
+        }
         GenericDatumReader<Object> datumReader = readers.computeIfAbsent(pair(writer, reader),
                 k -> new GenericDatumReader<>(writer.avro(), reader.avro()));
         decoder = DecoderFactory.get().binaryDecoder(payload, HEADER, payload.length - HEADER, decoder);
@@ -108,6 +118,13 @@ public final class AvroPayloads {
      * @throws UndecodablePayload if the bytes do not decode with the writer's schema, or hold more than one datum
      */
     public void check(byte[] payload, RegisteredSchema writer) throws UndecodablePayload {
+        if (writer.json() != null) {
+            String mismatch = writer.json().mismatch(json(payload, writer));
+            if (mismatch != null) {
+                throw new UndecodablePayload("does not fit its schema id " + writer.id() + ": " + mismatch);
+            }
+            return;
+        }
         decoder = DecoderFactory.get().binaryDecoder(payload, HEADER, payload.length - HEADER, decoder);
         try {
             skip(writer.avro(), decoder);
@@ -162,9 +179,34 @@ public final class AvroPayloads {
 
     /** True when data written with {@code writer} can be read as {@code reader} (Avro's schema resolution rules). */
     public boolean canRead(RegisteredSchema reader, RegisteredSchema writer) {
-        return reader.id() == writer.id() || readable.computeIfAbsent(pair(writer, reader), k ->
-                SchemaCompatibility.checkReaderWriterCompatibility(reader.avro(), writer.avro()).getType()
+        if (reader.id() == writer.id()) {
+            return true;
+        }
+        if (!reader.type().equals(writer.type())) {
+            return false;
+        }
+        return readable.computeIfAbsent(pair(writer, reader), k -> reader.json() != null ? reader.json().reads(writer.json())
+                : SchemaCompatibility.checkReaderWriterCompatibility(reader.avro(), writer.avro()).getType()
                         == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+    }
+
+    /** The JSON document of a JSON Schema payload: exactly one JSON value after the header. */
+    private static JsonNode json(byte[] payload, RegisteredSchema writer) throws UndecodablePayload {
+        try (JsonParser parser = JSON.createParser(payload, HEADER, payload.length - HEADER)) {
+            JsonNode value = parser.readValueAsTree();
+            if (value == null) {
+                throw new UndecodablePayload("is empty after the header, not a JSON document of schema id " + writer.id());
+            }
+            if (parser.nextToken() != null) {
+                throw new UndecodablePayload("holds more than one JSON value (schema id " + writer.id() + ")");
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw new UndecodablePayload("is not valid JSON (schema id " + writer.id() + ", near byte offset "
+                    + (e.getLocation() == null ? "unknown" : e.getLocation().getByteOffset()) + ")");
+        } catch (IOException e) {
+            throw new UndecodablePayload("could not be read as JSON (schema id " + writer.id() + ")");
+        }
     }
 
     private static long pair(RegisteredSchema writer, RegisteredSchema reader) {
