@@ -5,6 +5,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.SchemaRegistryClient;
+import io.archiver.registry.SchemaSource;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -28,6 +29,12 @@ public final class JsonLinesWriterFactory implements BulkWriter.Factory<ArchiveR
         this.formats = formats;
         this.compression = compression;
         this.level = level;
+    }
+
+    /** Schemas from {@code source} instead of the registry (tests of the decoded values without a registry). */
+    void useSchemas(SchemaSource source) {
+        json = new JsonFactory();
+        payloads = new RegistryPayloads(source);
     }
 
     @Override

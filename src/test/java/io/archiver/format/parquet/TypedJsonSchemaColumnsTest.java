@@ -126,6 +126,38 @@ class TypedJsonSchemaColumnsTest {
         assertThat(JsonSchemaType.of(JSON.readTree(ORDER_V2)).reads(changedType)).as("a property whose type changed does not fit").isFalse();
     }
 
+    @Test
+    void anAvroKeyAndAJsonSchemaValueGetColumnsOfTheirOwn() throws Exception {
+        org.apache.avro.Schema keySchema = new org.apache.avro.Schema.Parser().parse(
+                "{\"type\": \"record\", \"name\": \"OrderKey\", \"fields\": [{\"name\": \"tenant\", \"type\": \"string\"}, {\"name\": \"order\", \"type\": \"long\"}]}");
+        org.apache.avro.generic.GenericRecord key = new org.apache.avro.generic.GenericData.Record(keySchema);
+        key.put("tenant", "acme");
+        key.put("order", 42L);
+        ArchiveRecord r = record(0, 3, "{\"id\": 42, \"customer\": \"ada\"}");
+        r.setKey(io.archiver.registry.RegistryPayloads.encode(11, keySchema, key));
+        Map<Integer, RegisteredSchema> registry = Map.of(
+                3, new RegisteredSchema(3, JsonSchemaType.of(JSON.readTree(ORDER_V1))),
+                11, new RegisteredSchema(11, keySchema));
+        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(
+                new PayloadFormats(PayloadFormat.AVRO, PayloadFormat.JSON_SCHEMA, PayloadFormat.BYTES),
+                ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
+        builder.useSchemas(registry::get);
+        Path file = LocalPartFiles.write(dir.resolve("keyed.parquet"), new EnvelopeParquetWriterFactory(builder), List.of(r));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT key_schema_id, key_decoded.tenant, key_decoded.\"order\", value_schema_id, value_decoded.customer FROM read_parquet('"
+                        + file.getPath() + "')")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(11);
+            assertThat(rs.getString(2)).isEqualTo("acme");
+            assertThat(rs.getLong(3)).isEqualTo(42);
+            assertThat(rs.getInt(4)).isEqualTo(3);
+            assertThat(rs.getString(5)).isEqualTo("ada");
+        }
+        List<ArchiveRecord> read = new ArrayList<>();
+        new ParquetRecords().read(file, FormatReader.ALL_PARTITIONS, read::add);
+        assertThat(read).containsExactly(r);
+    }
+
     private EnvelopeParquetBuilder builder() throws Exception {
         Map<Integer, RegisteredSchema> registry = Map.of(
                 3, new RegisteredSchema(3, JsonSchemaType.of(JSON.readTree(ORDER_V1))),

@@ -1,0 +1,80 @@
+package io.archiver.format.jsonl;
+
+import io.archiver.config.JsonCompression;
+import io.archiver.config.PayloadFormat;
+import io.archiver.format.FormatReader;
+import io.archiver.format.LocalPartFiles;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.registry.JsonSchemaType;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.RegistryPayloads;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** JSON Lines files of decoded payloads: the exact bytes, then the schema id and the value as plain JSON. */
+class DecodedJsonLinesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir java.nio.file.Path dir;
+
+    @Test
+    void avroAndJsonSchemaValuesAreWrittenAsPlainJsonBesideTheirBytes() throws Exception {
+        Schema avro = new Schema.Parser().parse("""
+                {"type": "record", "name": "Payment", "fields": [
+                  {"name": "customer", "type": "string"},
+                  {"name": "amount", "type": {"type": "bytes", "logicalType": "decimal", "precision": 9, "scale": 2}},
+                  {"name": "note", "type": ["null", "string"]},
+                  {"name": "weight", "type": "double"}]}""");
+        GenericRecord payment = new GenericData.Record(avro);
+        payment.put("customer", "ada");
+        payment.put("amount", ByteBuffer.wrap(new BigDecimal("12.50").unscaledValue().toByteArray()));
+        payment.put("note", "first");
+        payment.put("weight", Double.NaN);
+        byte[] document = "{\"customer\":\"bob\",\"amount\":3}".getBytes(StandardCharsets.UTF_8);
+        byte[] jsonValue = ByteBuffer.allocate(5 + document.length).put((byte) 0).putInt(4).put(document).array();
+        List<ArchiveRecord> records = List.of(record(0, RegistryPayloads.encode(3, avro, payment)), record(1, jsonValue), record(2, null));
+        JsonLinesWriterFactory factory = new JsonLinesWriterFactory(
+                new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.SCHEMA_REGISTRY, PayloadFormat.BYTES), JsonCompression.NONE, 0);
+        Map<Integer, RegisteredSchema> registry = Map.of(3, new RegisteredSchema(3, avro),
+                4, new RegisteredSchema(4, JsonSchemaType.of(JSON.readTree("{\"type\": \"object\", \"properties\": {\"customer\": {\"type\": \"string\"}}}"))));
+        factory.useSchemas(registry::get);
+        Path file = LocalPartFiles.write(dir.resolve("payments.jsonl"), factory, records);
+
+        List<String> lines = Files.readAllLines(dir.resolve("payments.jsonl"));
+        JsonNode first = JSON.readTree(lines.get(0));
+        assertThat(first.get("value_schema_id").asInt()).isEqualTo(3);
+        assertThat(lines.get(0)).as("a decimal exact, a union as its value, NaN as a string")
+                .endsWith("\"value_decoded\":{\"customer\":\"ada\",\"amount\":12.50,\"note\":\"first\",\"weight\":\"NaN\"}}");
+        JsonNode second = JSON.readTree(lines.get(1));
+        assertThat(second.get("value_schema_id").asInt()).isEqualTo(4);
+        assertThat(second.get("value_decoded").toString()).isEqualTo("{\"customer\":\"bob\",\"amount\":3}");
+        assertThat(JSON.readTree(lines.get(2)).has("value_decoded")).as("a tombstone").isFalse();
+
+        List<ArchiveRecord> read = new ArrayList<>();
+        new JsonLinesReader(new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.SCHEMA_REGISTRY, PayloadFormat.BYTES)).read(file, FormatReader.ALL_PARTITIONS, read::add);
+        assertThat(read).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
+    }
+
+    private static ArchiveRecord record(long offset, byte[] value) {
+        return new ArchiveRecord("payments", 0, offset, 1_772_859_843_000L, "CreateTime", null, value, new String[0], new byte[0][]);
+    }
+}
