@@ -64,6 +64,11 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         return formats.decoded();
     }
 
+    /** How many columns files of {@code file}'s reader schemas have beyond the envelope's (schema ids, typed columns). */
+    int typedColumns(FileSchemas file) {
+        return ParquetEnvelope.schema(formats, file).getColumns().size() - ParquetEnvelope.schema(formats).getColumns().size();
+    }
+
     /** The chooser of this writer's (this sink subtask's) typed files' reader schemas, with the JVM's registry client. */
     FileSchemaChooser schemas() {
         if (schemas == null) {

@@ -162,6 +162,21 @@ class TypedAvroColumnsTest {
         }
     }
 
+    @Test
+    void anOpenTypedFileCountsTheHeapOfItsTypedColumnsInWhatItBuffers() throws Exception {
+        EnvelopeParquetBuilder builder = builder();
+        Path path = new Path(dir.resolve("buffered.parquet").toUri());
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = new EnvelopeParquetWriterFactory(builder).create(out);
+            writer.addElement(record(0, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "1.00", "NEW", null))));
+            int typedColumns = builder.typedColumns(new FileSchemas(null, new RegisteredSchema(7, ORDER_V1)));
+            assertThat(typedColumns).as("the leaf columns of Order (a map has two, a union one per member)").isEqualTo(15);
+            assertThat(((io.archiver.format.BufferingBulkWriter<ArchiveRecord>) writer).bufferedBytes())
+                    .isGreaterThanOrEqualTo(EnvelopeParquetWriterFactory.OPEN_FILE_HEAP + typedColumns * EnvelopeParquetWriterFactory.TYPED_COLUMN_HEAP);
+            writer.finish();
+        }
+    }
+
     private EnvelopeParquetBuilder builder() {
         EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(
                 new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.AVRO, PayloadFormat.BYTES),
