@@ -16,12 +16,14 @@ public enum PayloadFormat implements ConfigValue {
     AVRO,
     /** JSON documents in the wire format, their schema a JSON Schema: kept and typed as {@link #AVRO} is. */
     JSON_SCHEMA,
-    /** Whatever each record's schema id names (Avro or JSON Schema): for topics whose records mix them. */
+    /** Protobuf messages in the wire format (message indexes, then the message), their schema a .proto file. */
+    PROTOBUF,
+    /** Whatever each record's schema id names (Avro, JSON Schema or Protobuf): for topics whose records mix them. */
     SCHEMA_REGISTRY;
 
     /** True when payloads of this format are decoded with a schema from the Schema Registry. */
     public boolean decodedWithRegistry() {
-        return this == AVRO || this == JSON_SCHEMA || this == SCHEMA_REGISTRY;
+        return this == AVRO || this == JSON_SCHEMA || this == PROTOBUF || this == SCHEMA_REGISTRY;
     }
 
     /** True when a payload of this format may have a schema of {@code schemaType} (the registry's AVRO, JSON, PROTOBUF). */
@@ -29,7 +31,8 @@ public enum PayloadFormat implements ConfigValue {
         return switch (this) {
             case AVRO -> schemaType.equals("AVRO");
             case JSON_SCHEMA -> schemaType.equals("JSON");
-            case SCHEMA_REGISTRY -> schemaType.equals("AVRO") || schemaType.equals("JSON");
+            case PROTOBUF -> schemaType.equals("PROTOBUF");
+            case SCHEMA_REGISTRY -> schemaType.equals("AVRO") || schemaType.equals("JSON") || schemaType.equals("PROTOBUF");
             default -> false;
         };
     }

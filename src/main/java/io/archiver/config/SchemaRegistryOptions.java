@@ -90,7 +90,7 @@ public final class SchemaRegistryOptions {
                 || config.get(RecordOptions.RECORD_VALUE_FORMAT).decodedWithRegistry();
         List<String> urls = urls(config);
         if (needed && urls.isEmpty()) {
-            throw new ConfigException("'" + SCHEMA_REGISTRY_URL.key() + "' is required when record.key.format or record.value.format is avro, json-schema or schema-registry: "
+            throw new ConfigException("'" + SCHEMA_REGISTRY_URL.key() + "' is required when record.key.format or record.value.format is avro, json-schema, protobuf or schema-registry: "
                     + "set it to the registry's Confluent-compatible API, e.g. schema-registry.url: http://registry:8081");
         }
         if (config.get(RecordOptions.RECORD_HEADER_FORMAT).decodedWithRegistry()) {

@@ -1,23 +1,42 @@
 package io.archiver.registry;
 
+import com.google.protobuf.Descriptors;
 import org.apache.avro.Schema;
 
 /**
  * A schema the registry holds under {@code id}: its type ({@code AVRO}, {@code JSON} or {@code PROTOBUF}) and, as
- * the type has it, the parsed Avro schema or the shape of the JSON Schema (null otherwise).
+ * the type has it, the parsed Avro schema, the shape of the JSON Schema, or the Protobuf file and (for a payload,
+ * which names one by its message indexes) the message (null otherwise).
  */
-public record RegisteredSchema(int id, String type, Schema avro, JsonSchemaType json) {
+public record RegisteredSchema(int id, String type, Schema avro, JsonSchemaType json, Descriptors.FileDescriptor protoFile,
+        Descriptors.Descriptor proto) {
 
     public static final String AVRO = "AVRO";
     public static final String JSON = "JSON";
+    public static final String PROTOBUF = "PROTOBUF";
 
     /** An Avro schema. */
     public RegisteredSchema(int id, Schema avro) {
-        this(id, AVRO, avro, null);
+        this(id, AVRO, avro, null, null, null);
     }
 
     /** A JSON Schema. */
     public RegisteredSchema(int id, JsonSchemaType json) {
-        this(id, JSON, null, json);
+        this(id, JSON, null, json, null, null);
+    }
+
+    /** A Protobuf schema's file, before a payload names one of its messages. */
+    public RegisteredSchema(int id, Descriptors.FileDescriptor protoFile) {
+        this(id, PROTOBUF, null, null, protoFile, null);
+    }
+
+    /** This Protobuf schema with {@code message} chosen. */
+    RegisteredSchema withMessage(Descriptors.Descriptor message) {
+        return new RegisteredSchema(id, type, avro, json, protoFile, message);
+    }
+
+    /** True when two schemas decode alike: the same id, and for Protobuf the same message. */
+    public boolean sameAs(RegisteredSchema other) {
+        return id == other.id && (proto == null ? other.proto == null : other.proto != null && proto.getFullName().equals(other.proto.getFullName()));
     }
 }

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.DynamicMessage;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
@@ -18,13 +21,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Payloads in the Schema Registry's wire format: magic byte {@code 0}, the schema id as a big-endian int, then the
- * payload: the Avro binary encoding of one datum, or one JSON document (JSON Schema). Checks them, and decodes them
+ * payload: the Avro binary encoding of one datum, one JSON document (JSON Schema), or the message indexes (which
+ * message of the {@code .proto} file, as zig-zag varints: a count, then the path; {@code 0} for the first message)
+ * and a Protobuf message. Checks them, and decodes them
  * with their writer's schema (the id's) as a reader schema (the file's), so records of older versions read as the
- * newest one (Avro's schema resolution; for JSON, fields matched by name). Also encodes Avro payloads for
+ * newest one (Avro's schema resolution; for JSON, fields matched by name; Protobuf's own, by field number). Also encodes Avro payloads for
  * producers. Not thread-safe: one per task; the schemas come from the JVM's shared {@link SchemaRegistryClient}.
  *
  * <p>Avro datums are generic ({@code GenericRecord}, {@code Utf8}, {@code ByteBuffer}, …) with logical types in
@@ -40,6 +46,8 @@ public final class RegistryPayloads {
     private final SchemaSource registry;
     private final Map<Long, GenericDatumReader<Object>> readers = new HashMap<>();
     private final Map<Long, Boolean> readable = new HashMap<>();
+    private final Map<String, Boolean> protoReadable = new HashMap<>();
+    private final Map<String, RegisteredSchema> messages = new HashMap<>();
     private BinaryDecoder decoder;
     /** The last schema looked up: a partition's records mostly share one. */
     private RegisteredSchema last;
@@ -81,10 +89,60 @@ public final class RegistryPayloads {
         int id = schemaId(payload);
         RegisteredSchema schema = last != null && last.id() == id ? last : registry.schema(id);
         last = schema;
-        if (schema.avro() == null && schema.json() == null) {
-            throw new UndecodablePayload("has schema id " + id + ", a " + schema.type() + " schema: the archiver decodes Avro and JSON Schema payloads");
+        return schema.protoFile() != null ? message(payload, schema) : schema;
+    }
+
+    /** A Protobuf payload's schema with the message its indexes name chosen (cached per id and indexes). */
+    private RegisteredSchema message(byte[] payload, RegisteredSchema file) throws UndecodablePayload {
+        CodedInputStream in = CodedInputStream.newInstance(payload, HEADER, payload.length - HEADER);
+        StringBuilder key = new StringBuilder().append(file.id());
+        try {
+            int count = in.readSInt32();
+            int[] indexes = count == 0 ? new int[] {0} : new int[count];
+            for (int i = 0; i < count; i++) {
+                indexes[i] = in.readSInt32();
+            }
+            for (int index : indexes) {
+                key.append('/').append(index);
+            }
+            RegisteredSchema cached = messages.get(key.toString());
+            if (cached != null) {
+                return cached;
+            }
+            Descriptors.Descriptor message = null;
+            for (int index : indexes) {
+                List<Descriptors.Descriptor> types = message == null ? file.protoFile().getMessageTypes() : message.getNestedTypes();
+                if (index < 0 || index >= types.size()) {
+                    throw new UndecodablePayload("names message index " + index + ", which schema id " + file.id() + " does not have");
+                }
+                message = types.get(index);
+            }
+            RegisteredSchema chosen = file.withMessage(message);
+            messages.put(key.toString(), chosen);
+            return chosen;
+        } catch (IOException e) {
+            throw new UndecodablePayload("has no valid message indexes after its schema id " + file.id());
         }
-        return schema;
+    }
+
+    /** Where a Protobuf payload's message starts: after the header and its message indexes. */
+    private static int messageStart(byte[] payload) throws IOException {
+        CodedInputStream in = CodedInputStream.newInstance(payload, HEADER, payload.length - HEADER);
+        int count = in.readSInt32();
+        for (int i = 0; i < count; i++) {
+            in.readSInt32();
+        }
+        return HEADER + in.getTotalBytesRead();
+    }
+
+    private static DynamicMessage proto(byte[] payload, RegisteredSchema writer, Descriptors.Descriptor as) throws UndecodablePayload {
+        try {
+            int start = messageStart(payload);
+            return DynamicMessage.parseFrom(as, CodedInputStream.newInstance(payload, start, payload.length - start));
+        } catch (IOException | RuntimeException e) {
+            throw new UndecodablePayload("does not decode with its schema id " + writer.id() + " as " + writer.proto().getFullName()
+                    + " (" + e.getClass().getSimpleName() + ")");
+        }
     }
 
     /**
@@ -95,6 +153,9 @@ public final class RegistryPayloads {
     public Object decode(byte[] payload, RegisteredSchema writer, RegisteredSchema reader) throws UndecodablePayload {
         if (writer.json() != null) {
             return json(payload, writer);
+        }
+        if (writer.proto() != null) {
+            return proto(payload, writer, reader.proto());
         }
         GenericDatumReader<Object> datumReader = readers.computeIfAbsent(pair(writer, reader),
                 k -> new GenericDatumReader<>(writer.avro(), reader.avro()));
@@ -118,6 +179,10 @@ public final class RegistryPayloads {
      * @throws UndecodablePayload if the bytes do not decode with the writer's schema, or hold more than one datum
      */
     public void check(byte[] payload, RegisteredSchema writer) throws UndecodablePayload {
+        if (writer.proto() != null) {
+            proto(payload, writer, writer.proto());
+            return;
+        }
         if (writer.json() != null) {
             String mismatch = writer.json().mismatch(json(payload, writer));
             if (mismatch != null) {
@@ -179,11 +244,15 @@ public final class RegistryPayloads {
 
     /** True when data written with {@code writer} can be read as {@code reader} (Avro's schema resolution rules). */
     public boolean canRead(RegisteredSchema reader, RegisteredSchema writer) {
-        if (reader.id() == writer.id()) {
+        if (reader.sameAs(writer)) {
             return true;
         }
         if (!reader.type().equals(writer.type())) {
             return false;
+        }
+        if (reader.proto() != null) {
+            return protoReadable.computeIfAbsent(writer.id() + ":" + writer.proto().getFullName() + ">" + reader.id() + ":" + reader.proto().getFullName(),
+                    k -> ProtoCompatibility.reads(reader.proto(), writer.proto()));
         }
         return readable.computeIfAbsent(pair(writer, reader), k -> reader.json() != null ? reader.json().reads(writer.json())
                 : SchemaCompatibility.checkReaderWriterCompatibility(reader.avro(), writer.avro()).getType()

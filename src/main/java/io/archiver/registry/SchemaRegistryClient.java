@@ -116,8 +116,14 @@ public final class SchemaRegistryClient implements SchemaSource {
             } catch (IOException | IllegalArgumentException e) {
                 throw new UndecodablePayload("has schema id " + id + ", a JSON Schema the archiver cannot use (" + e.getMessage() + ")");
             }
+        } else if (type.equals(RegisteredSchema.PROTOBUF)) {
+            try {
+                schema = new RegisteredSchema(id, ProtoSchemaParser.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw new UndecodablePayload("has schema id " + id + ", a Protobuf schema the archiver cannot use (" + e.getMessage() + ")");
+            }
         } else {
-            schema = new RegisteredSchema(id, type, null, null);
+            throw new UndecodablePayload("has schema id " + id + ", of type " + type + ", which the archiver does not decode");
         }
         synchronized (cache) {
             cache.put(id, schema);

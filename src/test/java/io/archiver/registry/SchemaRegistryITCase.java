@@ -236,6 +236,57 @@ class SchemaRegistryITCase {
         assertThat(rows).isEqualTo(600);
     }
 
+    @Test
+    void aProtobufTopicIsArchivedWithTypedColumnsThroughTheRegistry() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String topic = SharedStack.uniqueName("proto-payments");
+        stack.kafka().createTopic(topic, PARTITIONS);
+        String proto = """
+                syntax = "proto3";
+                package payments;
+                message Payment {
+                  int64 id = 1;
+                  string customer = 2;
+                  repeated string tags = 3;
+                }
+                """;
+        int id = registry.register(topic + "-value", "PROTOBUF", proto);
+        com.google.protobuf.Descriptors.Descriptor payment = ProtoSchemaParser.parse(proto).findMessageTypeByName("Payment");
+        produce(topic, 0, 400, i -> {
+            com.google.protobuf.DynamicMessage m = com.google.protobuf.DynamicMessage.newBuilder(payment)
+                    .setField(payment.findFieldByName("id"), (long) i)
+                    .setField(payment.findFieldByName("customer"), "customer-" + i % 17)
+                    .addRepeatedField(payment.findFieldByName("tags"), "t" + i % 3).build();
+            byte[] message = m.toByteArray();
+            byte[] payload = new byte[6 + message.length]; // header, then the message indexes [0] as one 0 byte
+            java.nio.ByteBuffer.wrap(payload).put((byte) 0).putInt(id).put((byte) 0).put(message);
+            return payload;
+        });
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "protobuf");
+        settings.put("schema-registry.url", registry.url());
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("proto " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+        Path copy = copyArchive(config.sinkPath());
+        int rows = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.customer, value_decoded.tags FROM read_parquet('"
+                        + copy + "/**/*.parquet')")) {
+            while (rs.next()) {
+                long i = rs.getLong(2);
+                assertThat(rs.getInt(1)).isEqualTo(id);
+                assertThat(rs.getString(3)).isEqualTo("customer-" + i % 17);
+                assertThat(rs.getString(4)).isEqualTo("[t" + i % 3 + "]");
+                rows++;
+            }
+        }
+        assertThat(rows).isEqualTo(400);
+    }
+
     private static byte[] wire(int id, String json) {
         byte[] document = json.getBytes(StandardCharsets.UTF_8);
         byte[] payload = new byte[5 + document.length];

@@ -11,6 +11,7 @@ import io.archiver.registry.UndecodablePayload;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.google.protobuf.Message;
 import com.github.luben.zstd.ZstdOutputStream;
 import org.apache.flink.api.common.serialization.BulkWriter;
 
@@ -28,7 +29,7 @@ import static io.archiver.record.EnvelopeFields.*;
  * "headers":[{"key":..,"value":..}]}}. Bytes are base64 strings, strings are JSON strings, JSON payloads
  * are embedded (re-serialized compactly, so a multi-line document stays on one line). An avro key or value is
  * kept as base64 bytes, and followed by {@code "value_schema_id"} and {@code "value_decoded"}, the value as JSON
- * ({@link AvroJson}; a JSON Schema payload's document as it is). With gzip or zstd, one
+ * ({@link AvroJson}, {@link ProtoJson}; a JSON Schema payload's document as it is). With gzip or zstd, one
  * gzip stream or zstd frame covers the whole file and is finished when the file closes.
  */
 final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
@@ -103,6 +104,8 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
                     parser.nextToken();
                     out.copyCurrentStructure(parser);
                 }
+            } else if (writer.proto() != null) {
+                ProtoJson.write(out, (Message) payloads.decode(payload, writer, writer));
             } else {
                 AvroJson.write(out, writer.avro(), payloads.decode(payload, writer, writer));
             }

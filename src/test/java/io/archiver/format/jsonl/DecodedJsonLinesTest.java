@@ -74,6 +74,29 @@ class DecodedJsonLinesTest {
         assertThat(read).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
     }
 
+    @Test
+    void protobufValuesAreWrittenAsPlainJsonBesideTheirBytes() throws Exception {
+        com.google.protobuf.Descriptors.Descriptor payment = io.archiver.registry.ProtoSchemaParser.parse("""
+                syntax = "proto3";
+                message Payment { int64 id = 1; Kind kind = 2; map<string, double> amounts = 3; bytes raw = 4; enum Kind { CARD = 0; CASH = 1; } }
+                """).findMessageTypeByName("Payment");
+        com.google.protobuf.Descriptors.Descriptor entry = payment.findFieldByName("amounts").getMessageType();
+        byte[] message = com.google.protobuf.DynamicMessage.newBuilder(payment)
+                .setField(payment.findFieldByName("id"), 7L)
+                .setField(payment.findFieldByName("kind"), payment.findEnumTypeByName("Kind").findValueByName("CASH"))
+                .addRepeatedField(payment.findFieldByName("amounts"), com.google.protobuf.DynamicMessage.newBuilder(entry)
+                        .setField(entry.findFieldByName("key"), "eur").setField(entry.findFieldByName("value"), 2.5).build())
+                .setField(payment.findFieldByName("raw"), com.google.protobuf.ByteString.copyFrom(new byte[] {1}))
+                .build().toByteArray();
+        byte[] value = ByteBuffer.allocate(6 + message.length).put((byte) 0).putInt(5).put((byte) 0).put(message).array();
+        JsonLinesWriterFactory factory = new JsonLinesWriterFactory(
+                new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.PROTOBUF, PayloadFormat.BYTES), JsonCompression.NONE, 0);
+        factory.useSchemas(id -> new RegisteredSchema(5, payment.getFile()));
+        LocalPartFiles.write(dir.resolve("proto.jsonl"), factory, List.of(record(0, value)));
+        assertThat(Files.readAllLines(dir.resolve("proto.jsonl")).get(0))
+                .endsWith("\"value_schema_id\":5,\"value_decoded\":{\"id\":7,\"kind\":\"CASH\",\"amounts\":{\"eur\":2.5},\"raw\":\"AQ==\"}}");
+    }
+
     private static ArchiveRecord record(long offset, byte[] value) {
         return new ArchiveRecord("payments", 0, offset, 1_772_859_843_000L, "CreateTime", null, value, new String[0], new byte[0][]);
     }

@@ -1,0 +1,220 @@
+package io.archiver.format.parquet;
+
+import io.archiver.config.ParquetCompression;
+import io.archiver.config.PayloadFormat;
+import io.archiver.format.FormatReader;
+import io.archiver.format.LocalPartFiles;
+import io.archiver.format.SelectiveBulkWriter;
+import io.archiver.pipeline.PayloadValidator;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.SchemaSource;
+import io.archiver.registry.UndecodablePayload;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.DynamicMessage;
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Protobuf payloads become typed Parquet columns beside their exact bytes, as DuckDB reads them; the message indexes pick the message. */
+class TypedProtobufColumnsTest {
+
+    static final String ORDERS_V1 = """
+            syntax = "proto3";
+            package shop.v1;
+            import "google/protobuf/timestamp.proto";
+            option java_package = "com.example.shop"; // options are read past
+
+            /* an order, as Confluent's serializer registers it */
+            message Order {
+              int64 id = 1;
+              string customer = 2;
+              Status status = 3;
+              repeated Line lines = 4;
+              map<string, int32> attributes = 5;
+              oneof payment {
+                string card = 6;
+                string iban = 7;
+              }
+              google.protobuf.Timestamp placed = 8;
+              bytes checksum = 9 [deprecated = true];
+              uint64 big = 10;
+              message Line {
+                string sku = 1;
+                int32 quantity = 2;
+              }
+              enum Status {
+                NEW = 0;
+                PAID = 1;
+              }
+              reserved 20 to 25;
+            }
+            message Refund {
+              int64 order = 1;
+              double amount = 2;
+            }
+            """;
+    static final String ORDERS_V2 = ORDERS_V1.replace("uint64 big = 10;", "uint64 big = 10;\n  string channel = 11;");
+
+    @TempDir java.nio.file.Path dir;
+
+    @Test
+    void protobufMessagesBecomeTypedColumnsThatDuckDbReadsAndTheIndexesPickTheMessage() throws Exception {
+        Map<Integer, RegisteredSchema> registry = registry();
+        Descriptors.Descriptor order = registry.get(3).protoFile().findMessageTypeByName("Order");
+        Descriptors.Descriptor line = order.findNestedTypeByName("Line");
+        DynamicMessage message = DynamicMessage.newBuilder(order)
+                .setField(order.findFieldByName("id"), 42L)
+                .setField(order.findFieldByName("customer"), "ada")
+                .setField(order.findFieldByName("status"), order.findEnumTypeByName("Status").findValueByName("PAID"))
+                .addRepeatedField(order.findFieldByName("lines"), DynamicMessage.newBuilder(line)
+                        .setField(line.findFieldByName("sku"), "a-1").setField(line.findFieldByName("quantity"), 2).build())
+                .setField(order.findFieldByName("iban"), "DE00")
+                .setField(order.findFieldByName("checksum"), ByteString.copyFrom(new byte[] {1, 2}))
+                .setField(order.findFieldByName("big"), -1L)
+                .build();
+        DynamicMessage withMap = message.toBuilder().addRepeatedField(order.findFieldByName("attributes"),
+                DynamicMessage.newBuilder(order.findFieldByName("attributes").getMessageType())
+                        .setField(order.findFieldByName("attributes").getMessageType().findFieldByName("key"), "size")
+                        .setField(order.findFieldByName("attributes").getMessageType().findFieldByName("value"), 7).build()).build();
+        List<ArchiveRecord> records = List.of(record(0, wire(3, new int[0], withMap)), record(1, null),
+                record(2, wire(3, new int[0], DynamicMessage.newBuilder(order).setField(order.findFieldByName("id"), 43L).build())));
+
+        PayloadValidator validator = new PayloadValidator(formats(), source(registry));
+        assertThat(validator.problem(records.get(0))).isNull();
+        Descriptors.Descriptor refund = registry.get(3).protoFile().findMessageTypeByName("Refund");
+        ArchiveRecord aRefund = record(3, wire(3, new int[] {1}, DynamicMessage.newBuilder(refund).setField(refund.findFieldByName("amount"), 9.5).build()));
+        assertThat(validator.problem(aRefund)).as("the indexes [1] name the second message").isNull();
+        assertThat(validator.problem(record(4, wire(3, new int[] {5}, message)))).isEqualTo("value names message index 5, which schema id 3 does not have (format protobuf)");
+        byte[] truncated = wire(3, new int[0], message);
+        assertThat(validator.problem(record(5, java.util.Arrays.copyOf(truncated, truncated.length - 3))))
+                .startsWith("value does not decode with its schema id 3 as shop.v1.Order (");
+
+        EnvelopeParquetBuilder builder = builder(registry);
+        Path file = LocalPartFiles.write(dir.resolve("orders.parquet"), new EnvelopeParquetWriterFactory(builder), records);
+        List<ArchiveRecord> read = new ArrayList<>();
+        new ParquetRecords().read(file, FormatReader.ALL_PARTITIONS, read::add);
+        assertThat(read).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.customer, value_decoded.status, "
+                        + "value_decoded.lines[1].sku, value_decoded.lines[1].quantity, value_decoded.attributes['size'], value_decoded.iban, "
+                        + "value_decoded.card, value_decoded.checksum, value_decoded.big, value_decoded.placed "
+                        + "FROM read_parquet('" + file.getPath() + "') ORDER BY \"offset\"")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(3);
+            assertThat(rs.getLong(2)).isEqualTo(42);
+            assertThat(rs.getString(3)).isEqualTo("ada");
+            assertThat(rs.getString(4)).isEqualTo("PAID");
+            assertThat(rs.getString(5)).isEqualTo("a-1");
+            assertThat(rs.getInt(6)).isEqualTo(2);
+            assertThat(rs.getInt(7)).isEqualTo(7);
+            assertThat(rs.getString(8)).isEqualTo("DE00");
+            assertThat(rs.getObject(9)).as("the oneof's other member").isNull();
+            assertThat(rs.getBytes(10)).containsExactly(1, 2);
+            assertThat(rs.getString(11)).as("uint64 as unsigned").isEqualTo("18446744073709551615");
+            assertThat(rs.getObject(12)).as("a message field not set").isNull();
+            rs.next();
+            assertThat(rs.getObject(1)).as("a tombstone").isNull();
+            rs.next();
+            assertThat(rs.getLong(2)).isEqualTo(43);
+            assertThat(rs.getString(3)).as("a proto3 string without presence: its default").isEqualTo("");
+            assertThat(rs.getString(4)).isEqualTo("NEW");
+        }
+    }
+
+    @Test
+    void aNewerVersionClosesTheFileOnceAndOlderMessagesReadAsIt() throws Exception {
+        Map<Integer, RegisteredSchema> registry = registry();
+        EnvelopeParquetWriterFactory factory = new EnvelopeParquetWriterFactory(builder(registry));
+        Descriptors.Descriptor v1 = registry.get(3).protoFile().findMessageTypeByName("Order");
+        Descriptors.Descriptor v2 = registry.get(4).protoFile().findMessageTypeByName("Order");
+        ArchiveRecord old = record(0, wire(3, new int[0], DynamicMessage.newBuilder(v1).setField(v1.findFieldByName("id"), 1L).build()));
+        ArchiveRecord newer = record(1, wire(4, new int[0], DynamicMessage.newBuilder(v2).setField(v2.findFieldByName("id"), 2L)
+                .setField(v2.findFieldByName("channel"), "app").build()));
+        Path path = new Path(dir.resolve("v2.parquet").toUri());
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = factory.create(out);
+            writer.addElement(old);
+            assertThat(((SelectiveBulkWriter<ArchiveRecord>) writer).accepts(newer)).isFalse();
+            writer.finish();
+        }
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = factory.create(out);
+            writer.addElement(newer);
+            assertThat(((SelectiveBulkWriter<ArchiveRecord>) writer).accepts(old)).isTrue();
+            writer.addElement(old);
+            writer.finish();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.channel FROM read_parquet('" + path.getPath() + "') ORDER BY \"offset\"")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(3);
+            assertThat(rs.getString(3)).as("v1 read as v2: the default").isEqualTo("");
+            rs.next();
+            assertThat(rs.getString(3)).isEqualTo("app");
+        }
+    }
+
+    private static Map<Integer, RegisteredSchema> registry() {
+        return Map.of(3, new RegisteredSchema(3, io.archiver.registry.ProtoSchemaParser.parse(ORDERS_V1)),
+                4, new RegisteredSchema(4, io.archiver.registry.ProtoSchemaParser.parse(ORDERS_V2)));
+    }
+
+    private static SchemaSource source(Map<Integer, RegisteredSchema> registry) {
+        return id -> {
+            RegisteredSchema schema = registry.get(id);
+            if (schema == null) {
+                throw new UndecodablePayload("no schema " + id);
+            }
+            return schema;
+        };
+    }
+
+    private static PayloadFormats formats() {
+        return new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.PROTOBUF, PayloadFormat.BYTES);
+    }
+
+    private EnvelopeParquetBuilder builder(Map<Integer, RegisteredSchema> registry) {
+        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(formats(), ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
+        builder.useSchemas(source(registry));
+        return builder;
+    }
+
+    /** The wire format of Confluent's Protobuf serializer: magic byte, id, the message indexes (zig-zag varints), the message. */
+    static byte[] wire(int id, int[] indexes, DynamicMessage message) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.write(new byte[] {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id});
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        out.writeSInt32NoTag(indexes.length);
+        for (int index : indexes) {
+            out.writeSInt32NoTag(index);
+        }
+        message.writeTo(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    static ArchiveRecord record(long offset, byte[] value) {
+        return new ArchiveRecord("orders", 0, offset, 1_772_859_843_000L, "CreateTime",
+                ("k" + offset).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]);
+    }
+}
