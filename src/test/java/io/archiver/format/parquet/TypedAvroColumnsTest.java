@@ -1,14 +1,11 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
-import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegisteredSchema;
-import io.archiver.registry.UndecodablePayload;
 import io.archiver.registry.RegistryPayloads;
 
 import org.apache.avro.Schema;
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -178,22 +174,15 @@ class TypedAvroColumnsTest {
     }
 
     private EnvelopeParquetBuilder builder() {
-        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(
-                new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.AVRO, PayloadFormat.BYTES),
-                ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
-        builder.useSchemas(id -> {
-            RegisteredSchema schema = REGISTRY.get(id);
-            if (schema == null) {
-                throw new UndecodablePayload("no schema " + id);
-            }
-            return schema;
-        });
-        return builder;
+        return TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.AVRO, REGISTRY);
     }
 
+    /** A record of the test topic with a header, as the Avro values' tests have them. */
     static ArchiveRecord record(long offset, byte[] value) {
-        return new ArchiveRecord("orders", 0, offset, 1_772_859_843_000L, "CreateTime",
-                ("k" + offset).getBytes(StandardCharsets.UTF_8), value, new String[] {"h"}, new byte[][] {{1}});
+        ArchiveRecord r = TypedColumnsFixture.record(offset, value);
+        r.setHeaderKeys(new String[] {"h"});
+        r.setHeaderValues(new byte[][] {{1}});
+        return r;
     }
 
     static GenericRecord order(Schema schema, long id, String customer, String amount, String status, GenericRecord payment) {

@@ -1,15 +1,12 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
-import io.archiver.record.PayloadFormats;
 import io.archiver.registry.JsonSchemaType;
 import io.archiver.registry.RegisteredSchema;
-import io.archiver.registry.UndecodablePayload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -138,10 +135,7 @@ class TypedJsonSchemaColumnsTest {
         Map<Integer, RegisteredSchema> registry = Map.of(
                 3, new RegisteredSchema(3, JsonSchemaType.of(JSON.readTree(ORDER_V1))),
                 11, new RegisteredSchema(11, keySchema));
-        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(
-                new PayloadFormats(PayloadFormat.AVRO, PayloadFormat.JSON_SCHEMA, PayloadFormat.BYTES),
-                ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
-        builder.useSchemas(registry::get);
+        EnvelopeParquetBuilder builder = TypedColumnsFixture.builder(PayloadFormat.AVRO, PayloadFormat.JSON_SCHEMA, registry);
         Path file = LocalPartFiles.write(dir.resolve("keyed.parquet"), new EnvelopeParquetWriterFactory(builder), List.of(r));
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT key_schema_id, key_decoded.tenant, key_decoded.\"order\", value_schema_id, value_decoded.customer FROM read_parquet('"
@@ -159,20 +153,9 @@ class TypedJsonSchemaColumnsTest {
     }
 
     private EnvelopeParquetBuilder builder() throws Exception {
-        Map<Integer, RegisteredSchema> registry = Map.of(
+        return TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.JSON_SCHEMA, Map.of(
                 3, new RegisteredSchema(3, JsonSchemaType.of(JSON.readTree(ORDER_V1))),
-                4, new RegisteredSchema(4, JsonSchemaType.of(JSON.readTree(ORDER_V2))));
-        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(
-                new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.JSON_SCHEMA, PayloadFormat.BYTES),
-                ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
-        builder.useSchemas(id -> {
-            RegisteredSchema schema = registry.get(id);
-            if (schema == null) {
-                throw new UndecodablePayload("no schema " + id);
-            }
-            return schema;
-        });
-        return builder;
+                4, new RegisteredSchema(4, JsonSchemaType.of(JSON.readTree(ORDER_V2)))));
     }
 
     /** A record whose value is {@code json} in the wire format with {@code schemaId} (null: a tombstone). */
@@ -184,7 +167,6 @@ class TypedJsonSchemaColumnsTest {
             value[4] = (byte) schemaId;
             System.arraycopy(document, 0, value, 5, document.length);
         }
-        return new ArchiveRecord("orders", 0, offset, 1_772_859_843_000L, "CreateTime",
-                ("k" + offset).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]);
+        return TypedColumnsFixture.record(offset, value);
     }
 }

@@ -1,6 +1,5 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.format.LocalPartFiles;
@@ -10,7 +9,6 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.SchemaSource;
-import io.archiver.registry.UndecodablePayload;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -180,13 +177,7 @@ class TypedProtobufColumnsTest {
     }
 
     private static SchemaSource source(Map<Integer, RegisteredSchema> registry) {
-        return id -> {
-            RegisteredSchema schema = registry.get(id);
-            if (schema == null) {
-                throw new UndecodablePayload("no schema " + id);
-            }
-            return schema;
-        };
+        return TypedColumnsFixture.source(registry);
     }
 
     private static PayloadFormats formats() {
@@ -194,9 +185,7 @@ class TypedProtobufColumnsTest {
     }
 
     private EnvelopeParquetBuilder builder(Map<Integer, RegisteredSchema> registry) {
-        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(formats(), ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
-        builder.useSchemas(source(registry));
-        return builder;
+        return TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.PROTOBUF, registry);
     }
 
     /** The wire format of Confluent's Protobuf serializer: magic byte, id, the message indexes (zig-zag varints), the message. */
@@ -214,7 +203,6 @@ class TypedProtobufColumnsTest {
     }
 
     static ArchiveRecord record(long offset, byte[] value) {
-        return new ArchiveRecord("orders", 0, offset, 1_772_859_843_000L, "CreateTime",
-                ("k" + offset).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]);
+        return TypedColumnsFixture.record(offset, value);
     }
 }

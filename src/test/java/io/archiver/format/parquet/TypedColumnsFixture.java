@@ -1,0 +1,43 @@
+package io.archiver.format.parquet;
+
+import io.archiver.config.ParquetCompression;
+import io.archiver.config.PayloadFormat;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.SchemaSource;
+import io.archiver.registry.UndecodablePayload;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** What the typed-column tests share: a fixed set of schemas in place of the registry, a writer with them, records of topic "orders". */
+final class TypedColumnsFixture {
+
+    private TypedColumnsFixture() {}
+
+    /** The schemas of {@code registry} by id; any other id is unknown, as a registry's 404. */
+    static SchemaSource source(Map<Integer, RegisteredSchema> registry) {
+        return id -> {
+            RegisteredSchema schema = registry.get(id);
+            if (schema == null) {
+                throw new UndecodablePayload("has schema id " + id + ", which the test registry does not have");
+            }
+            return schema;
+        };
+    }
+
+    /** A Parquet writer builder whose values are of {@code value}'s format and keys of {@code key}'s, decoded with {@code registry}. */
+    static EnvelopeParquetBuilder builder(PayloadFormat key, PayloadFormat value, Map<Integer, RegisteredSchema> registry) {
+        EnvelopeParquetBuilder builder = new EnvelopeParquetBuilder(new PayloadFormats(key, value, PayloadFormat.BYTES),
+                ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
+        builder.useSchemas(source(registry));
+        return builder;
+    }
+
+    /** A record of topic "orders", partition 0, with a key "k&lt;offset&gt;" and {@code value} (null: a tombstone). */
+    static ArchiveRecord record(long offset, byte[] value) {
+        return new ArchiveRecord("orders", 0, offset, 1_772_859_843_000L, "CreateTime",
+                ("k" + offset).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]);
+    }
+}
