@@ -39,6 +39,8 @@ final class AvroDemo implements AutoCloseable {
     static final Schema V2 = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"Click\", \"namespace\": \"demo\", \"fields\": ["
             + FIELDS + ", {\"name\": \"country\", \"type\": \"string\", \"default\": \"unknown\"}]}");
 
+    private static final String[] COUNTRIES = {"de", "fr", "us", "jp"};
+
     private final EmbeddedSchemaRegistry registry;
     private final String topic;
 
@@ -74,7 +76,7 @@ final class AvroDemo implements AutoCloseable {
             for (int i = count / 2; i < count; i++) {
                 GenericRecord click = click(i % 2 == 0 ? V1 : V2, i);
                 if (i % 2 == 1) {
-                    click.put("country", new String[] {"de", "fr", "us", "jp"}[i % 4 / 2 + (i % 8 < 4 ? 0 : 2)]);
+                    click.put("country", COUNTRIES[i / 2 % COUNTRIES.length]);
                 }
                 producer.send(record(i, RegistryPayloads.encode(i % 2 == 0 ? v1 : v2, click.getSchema(), click)));
             }

@@ -40,7 +40,8 @@ import java.util.Map;
 public final class RegistryPayloads {
 
     private static final byte MAGIC = 0;
-    private static final int HEADER = 5;
+    /** The wire format's header: the magic byte and the schema id. */
+    public static final int HEADER = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SchemaSource registry;

@@ -100,7 +100,7 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
             out.writeFieldName(decodedField);
             if (writer.json() != null) {
                 // the document itself, on one line
-                try (JsonParser parser = json.createParser(payload, 5, payload.length - 5)) {
+                try (JsonParser parser = json.createParser(payload, RegistryPayloads.HEADER, payload.length - RegistryPayloads.HEADER)) {
                     parser.nextToken();
                     out.copyCurrentStructure(parser);
                 }
@@ -110,7 +110,7 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
                 AvroJson.write(out, writer.avro(), payloads.decode(payload, writer, writer));
             }
         } catch (UndecodablePayload e) {
-            throw new IOException("Record " + r + ", validated, cannot be decoded now: its payload " + e.getMessage(), e);
+            throw e.afterValidation(r.toString());
         }
     }
 

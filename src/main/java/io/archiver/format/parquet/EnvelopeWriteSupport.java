@@ -130,7 +130,7 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         try {
             id = RegistryPayloads.schemaId(payload);
         } catch (UndecodablePayload e) {
-            throw new IOException("Record " + r + ", validated, is not in the wire format: " + e.getMessage(), e);
+            throw e.afterValidation(r.toString());
         }
         int idIndex = schema.getFieldIndex(idColumn);
         consumer.startField(idColumn, idIndex);

@@ -51,7 +51,7 @@ final class FileSchemaChooser {
         try {
             return payloads.decode(payload, payloads.writerSchema(payload), reader);
         } catch (UndecodablePayload e) {
-            throw undecodable(r, e);
+            throw e.afterValidation(r.toString());
         }
     }
 
@@ -80,16 +80,12 @@ final class FileSchemaChooser {
         try {
             writer = payloads.writerSchema(payload);
         } catch (UndecodablePayload e) {
-            throw new IOException("A payload of topic " + topic + " the job validated cannot be decoded now: " + e.getMessage(), e);
+            throw e.afterValidation("of topic " + topic);
         }
         RegisteredSchema latest = newest.get(topic);
         if (latest == null || writer.id() > latest.id()) {
             newest.put(topic, writer);
         }
         return writer;
-    }
-
-    private static IOException undecodable(ArchiveRecord r, UndecodablePayload e) {
-        return new IOException("Record " + r + ", validated, cannot be decoded now: its payload " + e.getMessage(), e);
     }
 }

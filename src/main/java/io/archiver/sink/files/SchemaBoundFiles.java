@@ -14,7 +14,6 @@ import java.util.Map;
 final class SchemaBoundFiles {
 
     private final Map<String, SelectiveBulkWriter<ArchiveRecord>> open = new HashMap<>();
-    private long closedForSchema;
 
     void opened(String bucket, SelectiveBulkWriter<ArchiveRecord> writer) {
         open.put(bucket, writer);
@@ -27,15 +26,6 @@ final class SchemaBoundFiles {
     /** False when the open file of {@code bucket} cannot take {@code record}: it is to be closed first. */
     boolean accepts(String bucket, ArchiveRecord record) throws IOException {
         SelectiveBulkWriter<ArchiveRecord> writer = open.get(bucket);
-        if (writer == null || writer.accepts(record)) {
-            return true;
-        }
-        closedForSchema++;
-        return false;
-    }
-
-    /** Files closed before a record of a schema they could not take, since the subtask started. */
-    long closedForSchema() {
-        return closedForSchema;
+        return writer == null || writer.accepts(record);
     }
 }

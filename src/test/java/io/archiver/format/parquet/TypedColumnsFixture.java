@@ -2,13 +2,19 @@ package io.archiver.format.parquet;
 
 import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
+import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.SchemaSource;
 import io.archiver.registry.UndecodablePayload;
 
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** What the typed-column tests share: a fixed set of schemas in place of the registry, a writer with them, records of topic "orders". */
@@ -33,6 +39,13 @@ final class TypedColumnsFixture {
                 ParquetCompression.SNAPPY, 3, 8 * 1024 * 1024, 64 * 1024);
         builder.useSchemas(source(registry));
         return builder;
+    }
+
+    /** Every record of a written file, read back with the archive's own reader (raw bytes included). */
+    static List<ArchiveRecord> readBack(Path file) throws IOException {
+        List<ArchiveRecord> read = new ArrayList<>();
+        new ParquetRecords().read(file, FormatReader.ALL_PARTITIONS, read::add);
+        return read;
     }
 
     /** A record of topic "orders", partition 0, with a key "k&lt;offset&gt;" and {@code value} (null: a tombstone). */

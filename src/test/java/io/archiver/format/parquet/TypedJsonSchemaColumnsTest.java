@@ -1,7 +1,6 @@
 package io.archiver.format.parquet;
 
 import io.archiver.config.PayloadFormat;
-import io.archiver.format.FormatReader;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
@@ -21,7 +20,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -59,9 +57,7 @@ class TypedJsonSchemaColumnsTest {
         EnvelopeParquetBuilder builder = builder();
         Path file = LocalPartFiles.write(dir.resolve("orders.parquet"), new EnvelopeParquetWriterFactory(builder), records);
 
-        List<ArchiveRecord> read = new ArrayList<>();
-        new ParquetRecords().read(file, FormatReader.ALL_PARTITIONS, read::add);
-        assertThat(read).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
+        assertThat(TypedColumnsFixture.readBack(file)).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.customer, value_decoded.amount, "
                         + "value_decoded.paid, value_decoded.lines[1].sku, value_decoded.lines[1].quantity, value_decoded.attributes['size'], "
@@ -147,9 +143,7 @@ class TypedJsonSchemaColumnsTest {
             assertThat(rs.getInt(4)).isEqualTo(3);
             assertThat(rs.getString(5)).isEqualTo("ada");
         }
-        List<ArchiveRecord> read = new ArrayList<>();
-        new ParquetRecords().read(file, FormatReader.ALL_PARTITIONS, read::add);
-        assertThat(read).containsExactly(r);
+        assertThat(TypedColumnsFixture.readBack(file)).containsExactly(r);
     }
 
     private EnvelopeParquetBuilder builder() throws Exception {

@@ -1,7 +1,6 @@
 package io.archiver.format.parquet;
 
 import io.archiver.config.PayloadFormat;
-import io.archiver.format.FormatReader;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.pipeline.PayloadValidator;
@@ -26,7 +25,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -108,9 +106,7 @@ class TypedProtobufColumnsTest {
 
         EnvelopeParquetBuilder builder = builder(registry);
         Path file = LocalPartFiles.write(dir.resolve("orders.parquet"), new EnvelopeParquetWriterFactory(builder), records);
-        List<ArchiveRecord> read = new ArrayList<>();
-        new ParquetRecords().read(file, FormatReader.ALL_PARTITIONS, read::add);
-        assertThat(read).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
+        assertThat(TypedColumnsFixture.readBack(file)).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.customer, value_decoded.status, "
                         + "value_decoded.lines[1].sku, value_decoded.lines[1].quantity, value_decoded.attributes['size'], value_decoded.iban, "
