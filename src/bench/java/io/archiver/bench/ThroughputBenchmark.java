@@ -130,6 +130,8 @@ public final class ThroughputBenchmark {
             // Avro values (about 1 KiB, AvroOrders): typed columns against the same records kept as bytes
             variants.put("archiver parquet, avro as bytes", n -> archiver(n, Map.of()));
             variants.put("archiver parquet, avro typed", n -> archiver(n, Map.of("record.value.format", "avro", "schema-registry.url", registry)));
+            variants.put("archiver parquet, avro typed, bytes rebuilt", n -> archiver(n, Map.of("record.value.format", "avro",
+                    "schema-registry.url", registry, "sink.parquet.decoded-payload-bytes", "rebuild")));
             variants.put("archiver jsonl, avro as bytes", n -> archiver(n, Map.of("sink.format", "jsonl")));
             variants.put("archiver jsonl, avro typed",
                     n -> archiver(n, Map.of("sink.format", "jsonl", "record.value.format", "avro", "schema-registry.url", registry)));

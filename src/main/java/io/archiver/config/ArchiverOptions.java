@@ -66,6 +66,7 @@ public final class ArchiverOptions {
                     FormatOptions.SINK_PARQUET_ROW_GROUP_SIZE,
                     FormatOptions.SINK_PARQUET_PAGE_SIZE,
                     FormatOptions.SINK_PARQUET_BUFFER_MEMORY,
+                    FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES,
                     FormatOptions.SINK_JSONL_COMPRESSION,
                     FormatOptions.SINK_JSONL_GZIP_LEVEL,
                     FormatOptions.SINK_JSONL_ZSTD_LEVEL,

@@ -1,5 +1,6 @@
 package io.archiver.format.parquet;
 
+import io.archiver.config.DecodedPayloadBytes;
 import io.archiver.config.ParquetCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
@@ -35,9 +36,11 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final int zstdLevel;
     private final long rowGroupSize;
     private final int pageSize;
+    private DecodedPayloadBytes decodedPayloadBytes = DecodedPayloadBytes.KEEP;
     private transient CompressionCodecFactory codecs;
     private transient Configuration hadoop;
     private transient FileSchemaChooser schemas;
+    private transient DecodedPayloadWriter decoded;
 
     /** {@code zstdLevel}: the level of zstd compression, unused by the other codecs. */
     public EnvelopeParquetBuilder(
@@ -47,6 +50,12 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         this.zstdLevel = zstdLevel;
         this.rowGroupSize = rowGroupSize;
         this.pageSize = pageSize;
+    }
+
+    /** What files keep of decoded payloads besides their typed columns ({@code sink.parquet.decoded-payload-bytes}). */
+    public EnvelopeParquetBuilder decodedPayloadBytes(DecodedPayloadBytes bytes) {
+        this.decodedPayloadBytes = bytes;
+        return this;
     }
 
     @Override
@@ -72,14 +81,21 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     /** The chooser of this writer's (this sink subtask's) typed files' reader schemas, with the JVM's registry client. */
     FileSchemaChooser schemas() {
         if (schemas == null) {
-            schemas = new FileSchemaChooser(formats, SchemaRegistryClient.shared(formats.registry()));
+            useSchemas(SchemaRegistryClient.shared(formats.registry()));
         }
         return schemas;
+    }
+
+    /** The writer of this subtask's typed columns, with the same registry client as {@link #schemas()}. */
+    private DecodedPayloadWriter decodedPayloads() {
+        schemas();
+        return decoded;
     }
 
     /** Schemas from {@code source} instead of the registry (tests of the typed columns without a registry). */
     void useSchemas(SchemaSource source) {
         schemas = new FileSchemaChooser(formats, source);
+        decoded = new DecodedPayloadWriter(source);
     }
 
     /** {@code compactDictionaries}: {@link CompactDictionaryWriters}, else Parquet's own (to compare them). */
@@ -93,7 +109,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         // are constant in a file (plain encoding compresses them to nothing), and every dictionary costs an
         // open file heap: 172 KB per open file with all columns, 40 KB with none (measured), which decides how
         // many partitions and time folders fit in a heap; CompactDictionaryWriters makes the rest grow with data.
-        return new Builder(out, formats, file, file == FileSchemas.NONE ? null : schemas(), compactDictionaries)
+        return new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, compactDictionaries)
                 .withDictionaryEncoding(false)
                 .withDictionaryEncoding(EnvelopeFields.KEY, true)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
@@ -182,13 +198,16 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
         private final PayloadFormats formats;
         private final FileSchemas file;
-        private final FileSchemaChooser decoder;
+        private final DecodedPayloadWriter decoded;
+        private final DecodedPayloadBytes decodedPayloadBytes;
 
-        Builder(OutputFile out, PayloadFormats formats, FileSchemas file, FileSchemaChooser decoder, boolean compactDictionaries) {
+        Builder(OutputFile out, PayloadFormats formats, FileSchemas file, DecodedPayloadWriter decoded,
+                DecodedPayloadBytes decodedPayloadBytes, boolean compactDictionaries) {
             super(out);
             this.formats = formats;
             this.file = file;
-            this.decoder = decoder;
+            this.decoded = decoded;
+            this.decodedPayloadBytes = decodedPayloadBytes;
             if (!compactDictionaries) {
                 return;
             }
@@ -217,7 +236,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
 
         @Override
         protected WriteSupport<ArchiveRecord> getWriteSupport(Configuration conf) {
-            return new EnvelopeWriteSupport(formats, file, decoder);
+            return new EnvelopeWriteSupport(formats, file, decoded, decodedPayloadBytes);
         }
     }
 }

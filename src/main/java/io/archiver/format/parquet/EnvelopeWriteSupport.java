@@ -2,6 +2,7 @@ package io.archiver.format.parquet;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
+import io.archiver.config.DecodedPayloadBytes;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryPayloads;
@@ -26,24 +27,30 @@ import static io.archiver.format.parquet.ParquetEnvelope.*;
 final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
 
     static final String VERSION_KEY = "kafka-s3-archiver.envelope.version";
+    /** The footer key of the Avro text of a file's key reader schema; {@link #VALUE_SCHEMA_KEY} the value's. */
+    static final String KEY_SCHEMA_KEY = "kafka-s3-archiver.key.reader-schema";
+    static final String VALUE_SCHEMA_KEY = "kafka-s3-archiver.value.reader-schema";
 
     private final PayloadFormats formats;
     private final FileSchemas file;
-    private final FileSchemaChooser decoder;
+    private final DecodedPayloadWriter decoded;
+    /** True when payloads the typed columns rebuild exactly are left out of the key and value columns. */
+    private final boolean rebuild;
     private final MessageType schema;
     private RecordConsumer consumer;
     private String lastTopic;
     private Binary lastTopicBinary;
 
     EnvelopeWriteSupport(PayloadFormats formats) {
-        this(formats, FileSchemas.NONE, null);
+        this(formats, FileSchemas.NONE, null, DecodedPayloadBytes.KEEP);
     }
 
-    /** With the decoded columns of {@code file}'s reader schemas, decoded by {@code decoder}. */
-    EnvelopeWriteSupport(PayloadFormats formats, FileSchemas file, FileSchemaChooser decoder) {
+    /** With the decoded columns of {@code file}'s reader schemas, written by {@code decoded}. */
+    EnvelopeWriteSupport(PayloadFormats formats, FileSchemas file, DecodedPayloadWriter decoded, DecodedPayloadBytes bytes) {
         this.formats = formats;
         this.file = file;
-        this.decoder = decoder;
+        this.decoded = decoded;
+        this.rebuild = bytes == DecodedPayloadBytes.REBUILD;
         this.schema = ParquetEnvelope.schema(formats, file);
     }
 
@@ -54,13 +61,19 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
                 "kafka-s3-archiver.key.format", formats.key().configName(),
                 "kafka-s3-archiver.value.format", formats.value().configName(),
                 "kafka-s3-archiver.header.format", formats.header().configName()));
-        if (file.key() != null) {
-            metadata.put("kafka-s3-archiver.key.reader-schema-id", Integer.toString(file.key().id()));
-        }
-        if (file.value() != null) {
-            metadata.put("kafka-s3-archiver.value.reader-schema-id", Integer.toString(file.value().id()));
-        }
+        readerSchema(metadata, file.key(), "kafka-s3-archiver.key.reader-schema-id", KEY_SCHEMA_KEY);
+        readerSchema(metadata, file.value(), "kafka-s3-archiver.value.reader-schema-id", VALUE_SCHEMA_KEY);
         return new WriteContext(schema, metadata);
+    }
+
+    /** A reader schema's id and, for Avro, its text: what rebuilds payloads left out of the file. */
+    private static void readerSchema(Map<String, String> metadata, RegisteredSchema reader, String idKey, String schemaKey) {
+        if (reader != null) {
+            metadata.put(idKey, Integer.toString(reader.id()));
+            if (reader.avro() != null) {
+                metadata.put(schemaKey, reader.avro().toString());
+            }
+        }
     }
 
     @Override
@@ -86,8 +99,6 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         consumer.startField(TIMESTAMP_TYPE, TIMESTAMP_TYPE_INDEX);
         consumer.addBinary(Binary.fromString(r.getTimestampType()));
         consumer.endField(TIMESTAMP_TYPE, TIMESTAMP_TYPE_INDEX);
-        optionalBinary(KEY, KEY_INDEX, r.getKey());
-        optionalBinary(VALUE, VALUE_INDEX, r.getValue());
         consumer.startField(HEADERS, HEADERS_INDEX);
         consumer.startGroup();
         String[] keys = r.getHeaderKeys();
@@ -110,21 +121,31 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         }
         consumer.endGroup();
         consumer.endField(HEADERS, HEADERS_INDEX);
+        boolean keyRebuilt = false;
+        boolean valueRebuilt = false;
         if (formats.decoded()) {
             try {
-                decoded(r, r.getKey(), formats.key(), file.key(), KEY_SCHEMA_ID, KEY_DECODED);
-                decoded(r, r.getValue(), formats.value(), file.value(), VALUE_SCHEMA_ID, VALUE_DECODED);
+                keyRebuilt = writeDecoded(r, r.getKey(), formats.key(), file.key(), KEY_SCHEMA_ID, KEY_DECODED) && rebuild;
+                valueRebuilt = writeDecoded(r, r.getValue(), formats.value(), file.value(), VALUE_SCHEMA_ID, VALUE_DECODED) && rebuild;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
+        // after the typed columns, which tell whether they rebuild the bytes (a record's fields go in any order)
+        if (!keyRebuilt) {
+            optionalBinary(KEY, KEY_INDEX, r.getKey());
+        }
+        if (!valueRebuilt) {
+            optionalBinary(VALUE, VALUE_INDEX, r.getValue());
+        }
         consumer.endMessage();
     }
 
-    private void decoded(ArchiveRecord r, byte[] payload, PayloadFormat format, RegisteredSchema reader, String idColumn, String decodedColumn)
+    /** Writes a payload's schema id and typed columns; true when they rebuild its bytes exactly. */
+    private boolean writeDecoded(ArchiveRecord r, byte[] payload, PayloadFormat format, RegisteredSchema reader, String idColumn, String decodedColumn)
             throws IOException {
         if (payload == null || !format.decodedWithRegistry()) {
-            return;
+            return false;
         }
         int id;
         try {
@@ -139,7 +160,7 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
         if (reader == null) {
             throw new IOException("Record " + r + " has a " + decodedColumn + " its file has no columns for");
         }
-        DecodedColumns.writeField(consumer, decodedColumn, idIndex + 1, reader, decoder.decode(payload, reader, r));
+        return decoded.writeField(consumer, decodedColumn, idIndex + 1, payload, reader, r);
     }
 
     private void optionalBinary(String field, int index, byte[] bytes) {

@@ -46,15 +46,6 @@ final class FileSchemaChooser {
                 && fits(file.value(), r.getTopic(), r.getValue(), formats.value(), newestValue);
     }
 
-    /** {@code payload} decoded and read as {@code reader}. */
-    Object decode(byte[] payload, RegisteredSchema reader, ArchiveRecord r) throws IOException {
-        try {
-            return payloads.decode(payload, payloads.writerSchema(payload), reader);
-        } catch (UndecodablePayload e) {
-            throw e.afterValidation(r.toString());
-        }
-    }
-
     private RegisteredSchema choose(String topic, byte[] payload, PayloadFormat format, Map<String, RegisteredSchema> newest) throws IOException {
         if (payload == null || !format.decodedWithRegistry()) {
             return null;

@@ -13,6 +13,7 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import java.util.List;
 
 import static io.archiver.config.FormatOptions.SINK_PARQUET_COMPRESSION;
+import static io.archiver.config.FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES;
 import static io.archiver.config.FormatOptions.SINK_PARQUET_PAGE_SIZE;
 import static io.archiver.config.FormatOptions.SINK_PARQUET_ROW_GROUP_SIZE;
 import static io.archiver.config.FormatOptions.SINK_PARQUET_ZSTD_LEVEL;
@@ -57,7 +58,8 @@ public final class ParquetFormat implements ArchiveFileFormat {
                 config.get(SINK_PARQUET_COMPRESSION),
                 config.get(SINK_PARQUET_ZSTD_LEVEL),
                 config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
-                (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes());
+                (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes())
+                .decodedPayloadBytes(config.get(SINK_PARQUET_DECODED_PAYLOAD_BYTES));
         return layout == SinkLayout.PER_TOPIC
                 ? new GroupedParquetWriterFactory(parquet)
                 : new EnvelopeParquetWriterFactory(parquet);

@@ -5,6 +5,7 @@ import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.example.data.Group;
@@ -12,6 +13,7 @@ import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -26,8 +28,9 @@ import static io.archiver.record.EnvelopeFields.*;
 
 /**
  * Reads Parquet archive files: records, or only the columns asked for (offsets), or the footer alone (counts, offset
- * statistics, a shared file's partitions). Payloads are raw bytes whatever the payload format. A partition's records
- * are read through Parquet's filter, so row groups whose statistics exclude it are skipped.
+ * statistics, a shared file's partitions). Payloads are raw bytes whatever the payload format, rebuilt from their typed
+ * columns where the file left them out. A partition's records are read through Parquet's filter, so row groups whose
+ * statistics exclude it are skipped.
  */
 final class ParquetRecords implements FormatReader {
 
@@ -37,11 +40,13 @@ final class ParquetRecords implements FormatReader {
     private static final String PARTITION_AND_OFFSET =
             "message kafka_record { required int32 " + PARTITION + "; required int64 " + OFFSET + "; }";
 
+    /** Payloads left out of the file where its typed columns rebuild them ({@code sink.parquet.decoded-payload-bytes: rebuild}) are rebuilt. */
     @Override
     public void read(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
-        try (ParquetReader<Group> reader = groups(file, partition, null)) {
+        RebuildingReadSupport readSupport = new RebuildingReadSupport();
+        try (ParquetReader<Group> reader = groups(file, partition, null, readSupport)) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
-                sink.accept(fromGroup(g));
+                sink.accept(fromGroup(g, readSupport));
             }
         }
     }
@@ -51,7 +56,7 @@ final class ParquetRecords implements FormatReader {
     public void offsets(Path file, int partition, LongConsumer sink) throws IOException {
         Configuration conf = new Configuration(false);
         conf.set(ReadSupport.PARQUET_READ_SCHEMA, partition == ALL_PARTITIONS ? OFFSET_ONLY : PARTITION_AND_OFFSET);
-        try (ParquetReader<Group> reader = groups(file, partition, conf)) {
+        try (ParquetReader<Group> reader = groups(file, partition, conf, new GroupReadSupport())) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
                 sink.accept(g.getLong(OFFSET, 0));
             }
@@ -105,11 +110,11 @@ final class ParquetRecords implements FormatReader {
     }
 
     /** A row reader of {@code file}, of {@code partition}'s rows (by row group statistics, then row by row). */
-    private static ParquetReader<Group> groups(Path file, int partition, Configuration conf) throws IOException {
+    private static ParquetReader<Group> groups(Path file, int partition, Configuration conf, GroupReadSupport readSupport) throws IOException {
         ParquetReader.Builder<Group> builder = new ParquetReader.Builder<Group>(input(file)) {
             @Override
             protected ReadSupport<Group> getReadSupport() {
-                return new GroupReadSupport();
+                return readSupport;
             }
         };
         if (conf != null) {
@@ -121,7 +126,7 @@ final class ParquetRecords implements FormatReader {
                 .build();
     }
 
-    private static ArchiveRecord fromGroup(Group g) {
+    private static ArchiveRecord fromGroup(Group g, RebuildingReadSupport file) {
         Group headers = g.getGroup(HEADERS, 0);
         int n = headers.getFieldRepetitionCount("list");
         String[] keys = new String[n];
@@ -137,10 +142,37 @@ final class ParquetRecords implements FormatReader {
                 g.getLong(OFFSET, 0),
                 g.getLong(TIMESTAMP, 0),
                 g.getString(TIMESTAMP_TYPE, 0),
-                optionalBytes(g, KEY),
-                optionalBytes(g, VALUE),
+                payload(g, KEY, KEY_SCHEMA_ID, KEY_DECODED, file.keySchema),
+                payload(g, VALUE, VALUE_SCHEMA_ID, VALUE_DECODED, file.valueSchema),
                 keys,
                 values);
+    }
+
+    /** A key or value: its bytes, or rebuilt from its typed columns where the file left them out. */
+    private static byte[] payload(Group g, String field, String idColumn, String decodedColumn, Schema schema) {
+        if (g.getFieldRepetitionCount(field) > 0 || schema == null
+                || !g.getType().containsField(idColumn) || g.getFieldRepetitionCount(idColumn) == 0) {
+            return optionalBytes(g, field);
+        }
+        return AvroColumnsEncoder.encode(g.getInteger(idColumn, 0), schema, g, decodedColumn);
+    }
+
+    /** Reads whole records, and the Avro reader schemas in the file's footer that rebuild payloads left out. */
+    private static final class RebuildingReadSupport extends GroupReadSupport {
+        Schema keySchema;
+        Schema valueSchema;
+
+        @Override
+        public ReadContext init(InitContext context) {
+            Map<String, String> footer = context.getMergedKeyValueMetaData();
+            keySchema = avro(footer.get(EnvelopeWriteSupport.KEY_SCHEMA_KEY));
+            valueSchema = avro(footer.get(EnvelopeWriteSupport.VALUE_SCHEMA_KEY));
+            return super.init(context);
+        }
+
+        private static Schema avro(String text) {
+            return text == null ? null : new Schema.Parser().parse(text);
+        }
     }
 
     private static byte[] optionalBytes(Group g, String field) {
