@@ -62,6 +62,9 @@ public final class PayloadValidator {
         if (p == null) {
             p = problem("value", record.getValue(), formats.value());
         }
+        if (formats.header() == PayloadFormat.BYTES) {
+            return p;
+        }
         byte[][] values = record.getHeaderValues();
         for (int i = 0; p == null && i < values.length; i++) {
             p = problem("header '" + record.getHeaderKeys()[i] + "'", values[i], formats.header());

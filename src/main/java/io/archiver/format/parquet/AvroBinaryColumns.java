@@ -85,7 +85,7 @@ final class AvroBinaryColumns {
                 List<String> symbols = schema.getEnumSymbols();
                 Binary[] binaries = new Binary[symbols.size()];
                 for (int i = 0; i < binaries.length; i++) {
-                    binaries[i] = Binary.fromString(symbols.get(i));
+                    binaries[i] = EnvelopeWriteSupport.utf8(symbols.get(i));
                 }
                 return (in, out) -> {
                     int index = in.readInt();

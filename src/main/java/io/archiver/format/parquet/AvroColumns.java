@@ -201,7 +201,7 @@ final class AvroColumns {
                     for (Map.Entry<?, ?> e : entries.entrySet()) {
                         out.startGroup();
                         out.startField("key", 0);
-                        out.addBinary(Binary.fromString(e.getKey().toString()));
+                        out.addBinary(EnvelopeWriteSupport.utf8(e.getKey().toString()));
                         out.endField("key", 0);
                         if (e.getValue() != null) {
                             writeField(out, "value", 1, schema.getValueType(), e.getValue());
@@ -219,7 +219,7 @@ final class AvroColumns {
                     // the decoder's own bytes, a new array per string: no copy, no String
                     out.addBinary(Binary.fromConstantByteArray(utf8.getBytes(), 0, utf8.getByteLength()));
                 } else {
-                    out.addBinary(Binary.fromString(datum.toString()));
+                    out.addBinary(EnvelopeWriteSupport.utf8(datum.toString()));
                 }
                 return;
             case BYTES: {

@@ -3,7 +3,6 @@ package io.archiver.format.parquet;
 import io.archiver.registry.JsonSchemaType;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -99,7 +98,7 @@ final class JsonSchemaColumns {
                         Map.Entry<String, JsonNode> e = it.next();
                         out.startGroup();
                         out.startField("key", 0);
-                        out.addBinary(Binary.fromString(e.getKey()));
+                        out.addBinary(EnvelopeWriteSupport.utf8(e.getKey()));
                         out.endField("key", 0);
                         if (present(e.getValue())) {
                             writeField(out, "value", 1, shape.items(), e.getValue());
@@ -110,11 +109,11 @@ final class JsonSchemaColumns {
                 }
                 out.endGroup();
             }
-            case STRING -> out.addBinary(Binary.fromString(value.textValue()));
+            case STRING -> out.addBinary(EnvelopeWriteSupport.utf8(value.textValue()));
             case INTEGER -> out.addLong(value.longValue());
             case NUMBER -> out.addDouble(value.doubleValue());
             case BOOLEAN -> out.addBoolean(value.booleanValue());
-            case JSON -> out.addBinary(Binary.fromString(value.toString()));
+            case JSON -> out.addBinary(EnvelopeWriteSupport.utf8(value.toString()));
         }
     }
 }

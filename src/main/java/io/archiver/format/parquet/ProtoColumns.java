@@ -143,9 +143,9 @@ final class ProtoColumns {
             case FLOAT -> out.addFloat((Float) value);
             case DOUBLE -> out.addDouble((Double) value);
             case BOOL -> out.addBoolean((Boolean) value);
-            case STRING -> out.addBinary(Binary.fromString((String) value));
+            case STRING -> out.addBinary(EnvelopeWriteSupport.utf8((String) value));
             case BYTES -> out.addBinary(Binary.fromConstantByteArray(((ByteString) value).toByteArray()));
-            case ENUM -> out.addBinary(Binary.fromString(((Descriptors.EnumValueDescriptor) value).getName()));
+            case ENUM -> out.addBinary(EnvelopeWriteSupport.utf8(((Descriptors.EnumValueDescriptor) value).getName()));
         }
     }
 }
