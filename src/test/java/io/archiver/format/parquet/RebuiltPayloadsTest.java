@@ -4,7 +4,6 @@ import io.archiver.config.DecodedPayloadBytes;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.record.ArchiveRecord;
-import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.RegistryPayloads;
 
 import org.apache.avro.generic.GenericData;
@@ -37,10 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Avro's own encoding, or of another version than the file's schema) keeps its bytes.
  */
 class RebuiltPayloadsTest {
-
-    private static final Map<Integer, RegisteredSchema> REGISTRY = Map.of(
-            7, new RegisteredSchema(7, ORDER_V1),
-            9, new RegisteredSchema(9, ORDER_V2));
 
     @TempDir java.nio.file.Path dir;
 
@@ -123,7 +118,7 @@ class RebuiltPayloadsTest {
     }
 
     private Path write(String name, DecodedPayloadBytes bytes, List<ArchiveRecord> records) throws Exception {
-        EnvelopeParquetBuilder builder = TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.AVRO, REGISTRY).decodedPayloadBytes(bytes);
+        EnvelopeParquetBuilder builder = TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.AVRO, TypedAvroColumnsTest.REGISTRY).decodedPayloadBytes(bytes);
         return LocalPartFiles.write(dir.resolve(name), new EnvelopeParquetWriterFactory(builder), records);
     }
 

@@ -59,7 +59,8 @@ class TypedAvroColumnsTest {
             "{\"name\":\"weight\",\"type\":\"double\"}",
             "{\"name\":\"weight\",\"type\":\"double\"},{\"name\":\"channel\",\"type\":\"string\",\"default\":\"web\"}"));
 
-    private static final Map<Integer, RegisteredSchema> REGISTRY = Map.of(
+    /** Order v1 under id 7 and v2 under id 9. */
+    static final Map<Integer, RegisteredSchema> REGISTRY = Map.of(
             7, new RegisteredSchema(7, ORDER_V1),
             9, new RegisteredSchema(9, ORDER_V2));
 
