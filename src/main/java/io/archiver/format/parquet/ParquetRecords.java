@@ -3,9 +3,9 @@ package io.archiver.format.parquet;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 
+import org.apache.avro.Schema;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.example.data.Group;
@@ -150,8 +150,8 @@ final class ParquetRecords implements FormatReader {
 
     /** A key or value: its bytes, or rebuilt from its typed columns where the file left them out. */
     private static byte[] payload(Group g, String field, String idColumn, String decodedColumn, Schema schema) {
-        if (g.getFieldRepetitionCount(field) > 0 || schema == null
-                || !g.getType().containsField(idColumn) || g.getFieldRepetitionCount(idColumn) == 0) {
+        // a file with a reader schema in its footer has the id and typed columns; a null payload has no id
+        if (g.getFieldRepetitionCount(field) > 0 || schema == null || g.getFieldRepetitionCount(idColumn) == 0) {
             return optionalBytes(g, field);
         }
         return AvroColumnsEncoder.encode(g.getInteger(idColumn, 0), schema, g, decodedColumn);
