@@ -37,7 +37,7 @@ public final class RecordOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Where errors.policy=dead-letter writes rejected records (JSON Lines, payloads as base64). Default: <sink.path>/_dead-letter.");
+                            "Where errors.policy=dead-letter writes rejected records (JSON Lines, payloads as base64, each line with its dead_letter_reason). Default: <sink.path>/_dead-letter.");
 
     private RecordOptions() {}
 }

@@ -2,6 +2,7 @@ package io.archiver.pipeline;
 
 import io.archiver.config.ErrorPolicy;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryUnavailableException;
 
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lets through every record that can be written in the configured payload formats and handles the others
- * as {@code errors.policy} says: fail the job, skip and count, or route to the dead-letter output. Logs
+ * as {@code errors.policy} says: fail the job, skip and count, or route to the dead-letter output with the reason. Logs
  * the position of each rejected record, never its payload.
  */
 public final class RecordValidator extends ProcessFunction<ArchiveRecord, ArchiveRecord> {
@@ -24,7 +25,7 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(RecordValidator.class);
 
-    /** Side output of rejected records under {@link ErrorPolicy#DEAD_LETTER}. */
+    /** Side output of rejected records under {@link ErrorPolicy#DEAD_LETTER}, each a {@link DeadLetter} with its reason. */
     public static final OutputTag<ArchiveRecord> DEAD_LETTERS =
             new OutputTag<>("dead-letters", TypeInformation.of(ArchiveRecord.class));
 
@@ -61,7 +62,7 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
             case DEAD_LETTER:
                 deadLettered.inc();
                 LOG.warn("Dead-lettered record {}: {}.", record, problem);
-                ctx.output(DEAD_LETTERS, record);
+                ctx.output(DEAD_LETTERS, new DeadLetter(record, problem));
                 break;
             default:
                 throw new InvalidRecordException(

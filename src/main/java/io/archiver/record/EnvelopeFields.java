@@ -28,6 +28,9 @@ public final class EnvelopeFields {
     /** The decoded value: typed columns in Parquet, a JSON value in JSON Lines. */
     public static final String VALUE_DECODED = "value_decoded";
 
+    /** Why a dead letter was rejected (JSON Lines files of {@code errors.dead-letter.path} only). */
+    public static final String DEAD_LETTER_REASON = "dead_letter_reason";
+
     /** Version of the envelope schema, written into Parquet footers. */
     public static final String SCHEMA_VERSION = "1";
 

@@ -8,6 +8,7 @@ import io.archiver.format.jsonl.JsonLinesWriterFactory;
 import io.archiver.format.parquet.EnvelopeParquetBuilder;
 import io.archiver.format.parquet.EnvelopeParquetWriterFactory;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 
@@ -153,6 +154,20 @@ class EnvelopeFormatsTest {
             assertThat(Base64.getDecoder().decode(first.get("key").textValue())).isEqualTo(utf8("k-1"));
         }
         assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
+    }
+
+    @Test
+    void deadLetterLineEndsWithItsReasonAndReadsBackAsTheRecordWithIt() throws Exception {
+        DeadLetter dead = new DeadLetter(records().get(0), "value is not valid JSON (format json): unexpected character, near byte offset 9");
+        Path file = write("dead.jsonl", new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0), List.of(dead, records().get(1)));
+        List<String> lines = Files.readAllLines(dir.resolve("dead.jsonl"));
+        assertThat(new ObjectMapper().readTree(lines.get(0)).get("dead_letter_reason").textValue()).isEqualTo(dead.getReason());
+        assertThat(lines.get(1)).doesNotContain("dead_letter_reason");
+
+        List<ArchiveRecord> back = new ArchiveFileReader(PayloadFormats.BYTES).readAll(file);
+        assertThat(back).containsExactly(records().get(0), records().get(1));
+        assertThat(back.get(0)).isInstanceOf(DeadLetter.class).extracting(r -> ((DeadLetter) r).getReason()).isEqualTo(dead.getReason());
+        assertThat(back.get(1)).isNotInstanceOf(DeadLetter.class);
     }
 
     @Test

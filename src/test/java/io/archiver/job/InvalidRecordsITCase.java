@@ -2,6 +2,7 @@ package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.CapturedLogs;
@@ -48,6 +49,8 @@ class InvalidRecordsITCase {
         assertThat(archived).extracting(ArchiveRecord::getOffset).containsExactlyInAnyOrder(0L, 2L);
         assertThat(dead).extracting(ArchiveRecord::getOffset).containsExactly(1L);
         assertThat(new String(dead.get(0).getValue(), StandardCharsets.UTF_8)).isEqualTo(INVALID);
+        assertThat(((DeadLetter) dead.get(0)).getReason())
+                .isEqualTo("value is not valid JSON (format json): unrecognized token, near byte offset 9").doesNotContain(SECRET);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedSchemaRegistry;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
@@ -74,7 +75,7 @@ class SchemaRegistryITCase {
     @TempDir Path local;
 
     @Test
-    void interleavedVersionsAreArchivedAsTypedColumnsOnceEachThroughTaskFailuresAndRestoreByteForByteFromTheColumns() throws Exception {
+    void committedRecordsOfInterleavedVersionsAreArchivedAsTypedColumnsOnceEachThroughAbortsAndTaskFailuresAndRestoreByteForByte() throws Exception {
         SharedStack stack = SharedStack.get();
         EmbeddedSchemaRegistry registry = stack.registry();
         String topic = SharedStack.uniqueName("avro-payments");
@@ -90,16 +91,19 @@ class SchemaRegistryITCase {
         PayloadFormats formats = PayloadFormats.of(config);
         ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), formats);
 
-        produce(topic, 0, 400, i -> RegistryPayloads.encode(v1, V1, payment(V1, i, null)));
+        produceTransaction(topic, 0, 400, i -> RegistryPayloads.encode(v1, V1, payment(V1, i, null)), true);
         JobClient job = JobLauncher.environment(config).executeAsync("avro " + topic);
         int v2;
         try {
             Jobs.awaitWhileRunning(job, "v1 records archived", Duration.ofMinutes(2), () -> counter.count() >= 200);
             v2 = registry.register(topic + "-value", "AVRO", V2.toString());
             assertThat(v2).isGreaterThan(v1);
-            produce(topic, 400, 800, i -> (i / PARTITIONS) % 2 == 0 ? RegistryPayloads.encode(v1, V1, payment(V1, i, null)) : RegistryPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
+            int second = v2;
+            Payload interleaved = i -> (i / PARTITIONS) % 2 == 0 ? RegistryPayloads.encode(v1, V1, payment(V1, i, null)) : RegistryPayloads.encode(second, V2, payment(V2, i, "app-" + i));
+            produceTransaction(topic, 400, 800, interleaved, true);
+            produceTransaction(topic, 10_000, 300, interleaved, false);
             stack.killAndReplaceTaskManagers();
-            produce(topic, 1_200, 800, i -> (i / PARTITIONS) % 2 == 0 ? RegistryPayloads.encode(v1, V1, payment(V1, i, null)) : RegistryPayloads.encode(v2, V2, payment(V2, i, "app-" + i)));
+            produceTransaction(topic, 1_200, 800, interleaved, true);
             Jobs.awaitWhileRunning(job, "every record archived", Duration.ofMinutes(3), () -> counter.count() >= 2_000);
         } finally {
             Jobs.cancel(job);
@@ -185,6 +189,10 @@ class SchemaRegistryITCase {
         for (ArchiveRecord r : deadLetters) {
             assertThat(r.getValue()).as("dead letters keep the raw bytes").isEqualTo(values.get((int) r.getOffset()));
         }
+        assertThat(deadLetters).extracting(r -> ((DeadLetter) r).getReason()).as("each with its reason").containsExactlyInAnyOrder(
+                "value has schema id " + (0x7f000000 | v1) + ", but the schema registry " + registry.url() + " answered HTTP 404 (error code 40403) (format avro)",
+                "value does not decode with its schema id " + v1 + " (EOFException) (format avro)",
+                "value does not start with the schema registry's magic byte 0 (it starts with 110) (format avro)");
 
         settings.put("errors.policy", "fail");
         settings.put("sink.path", config.sinkPath() + "-fail");
@@ -340,6 +348,21 @@ class SchemaRegistryITCase {
 
     private interface Payload {
         byte[] of(int i);
+    }
+
+    /** Records {@code first} to {@code first + count} in one transaction, committed or aborted. */
+    private static void produceTransaction(String topic, int first, int count, Payload payload, boolean commit) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.transactionalProducer(SharedStack.get().kafka().bootstrapServers(), SharedStack.uniqueName("payments"))) {
+            producer.beginTransaction();
+            for (int i = first; i < first + count; i++) {
+                producer.send(new ProducerRecord<>(topic, i % PARTITIONS, Integer.toString(i).getBytes(StandardCharsets.UTF_8), payload.of(i)));
+            }
+            if (commit) {
+                producer.commitTransaction();
+            } else {
+                producer.abortTransaction();
+            }
+        }
     }
 
     private static void produce(String topic, int first, int count, Payload payload) {

@@ -3,6 +3,7 @@ package io.archiver.format.jsonl;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 
 import com.fasterxml.jackson.core.JsonParser;
@@ -25,7 +26,8 @@ import static io.archiver.record.EnvelopeFields.*;
 /**
  * Reads JSON Lines files (uncompressed, gzip or zstd by suffix) with Jackson's streaming parser straight from the
  * bytes: no line strings and no tree per record (only a JSON payload is read as a tree, to write it back compact).
- * Payloads are decoded with the payload formats they were written with.
+ * Payloads are decoded with the payload formats they were written with; a line of a dead-letter file reads as a
+ * {@link DeadLetter}.
  */
 final class JsonLinesReader implements FormatReader {
 
@@ -80,6 +82,7 @@ final class JsonLinesReader implements FormatReader {
         byte[] value = null;
         List<String> headerKeys = new ArrayList<>(4);
         List<byte[]> headerValues = new ArrayList<>(4);
+        String deadLetterReason = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken t = p.nextToken();
@@ -110,11 +113,13 @@ final class JsonLinesReader implements FormatReader {
                         headerValues.add(headerValue);
                     }
                 }
+                case DEAD_LETTER_REASON -> deadLetterReason = p.getText();
                 default -> p.skipChildren();
             }
         }
-        return new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value,
+        ArchiveRecord record = new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value,
                 headerKeys.toArray(new String[0]), headerValues.toArray(new byte[0][]));
+        return deadLetterReason == null ? record : new DeadLetter(record, deadLetterReason);
     }
 
     private byte[] payload(JsonParser p, JsonToken t, PayloadFormat format) throws IOException {

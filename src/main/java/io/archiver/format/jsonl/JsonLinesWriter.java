@@ -3,6 +3,7 @@ package io.archiver.format.jsonl;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryPayloads;
 import io.archiver.registry.RegisteredSchema;
@@ -30,7 +31,8 @@ import static io.archiver.record.EnvelopeFields.*;
  * are embedded (re-serialized compactly, so a multi-line document stays on one line). An avro key or value is
  * kept as base64 bytes, and followed by {@code "value_schema_id"} and {@code "value_decoded"}, the value as JSON
  * ({@link AvroJson}, {@link ProtoJson}; a JSON Schema payload's document as it is). With gzip or zstd, one
- * gzip stream or zstd frame covers the whole file and is finished when the file closes.
+ * gzip stream or zstd frame covers the whole file and is finished when the file closes. A {@link DeadLetter} ends
+ * with its {@code "dead_letter_reason"}.
  */
 final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
 
@@ -84,6 +86,9 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         if (payloads != null) {
             writeDecoded(r, r.getKey(), formats.key(), KEY_SCHEMA_ID, KEY_DECODED);
             writeDecoded(r, r.getValue(), formats.value(), VALUE_SCHEMA_ID, VALUE_DECODED);
+        }
+        if (r instanceof DeadLetter dead) {
+            out.writeStringField(DEAD_LETTER_REASON, dead.getReason());
         }
         out.writeEndObject();
         out.writeRaw('\n');

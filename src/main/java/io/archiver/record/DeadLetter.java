@@ -1,0 +1,29 @@
+package io.archiver.record;
+
+/**
+ * A record {@code errors.policy: dead-letter} rejected, with the reason: the dead-letter files hold the record as
+ * Kafka delivered it (its envelope, payloads as base64) and {@link EnvelopeFields#DEAD_LETTER_REASON}, the problem
+ * the validator found (where in the record and what, never payload bytes). A record, so that it travels the
+ * archive's own file sink; equal to a record with the same envelope whatever its reason.
+ */
+public class DeadLetter extends ArchiveRecord {
+
+    private String reason;
+
+    /** For Flink's POJO serializer. */
+    public DeadLetter() {}
+
+    public DeadLetter(ArchiveRecord record, String reason) {
+        super(record.getTopic(), record.getPartition(), record.getOffset(), record.getTimestamp(), record.getTimestampType(),
+                record.getKey(), record.getValue(), record.getHeaderKeys(), record.getHeaderValues());
+        this.reason = reason;
+    }
+
+    public String getReason() {
+        return reason;
+    }
+
+    public void setReason(String reason) {
+        this.reason = reason;
+    }
+}
