@@ -28,8 +28,6 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private static final long serialVersionUID = 1L;
     private static final String HEADER_KEY_PATH =
             String.join(".", EnvelopeFields.HEADERS, "list", "element", EnvelopeFields.HEADER_KEY);
-    private static final String HEADER_VALUE_PATH =
-            String.join(".", EnvelopeFields.HEADERS, "list", "element", EnvelopeFields.HEADER_VALUE);
 
     private final PayloadFormats formats;
     private final ParquetCompression compression;
@@ -104,16 +102,18 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     }
 
     private ParquetWriter<ArchiveRecord> createWriter(OutputFile out, FileSchemas file, boolean compactDictionaries) throws IOException {
-        // Dictionaries only where values repeat: keys and headers. Values, offsets and timestamps are mostly
+        // Dictionaries only where values repeat: keys and header keys. Values, offsets and timestamps are mostly
         // unique (dictionary-encoding values was a quarter of the writer's time, profiled), topic and partition
-        // are constant in a file (plain encoding compresses them to nothing), and every dictionary costs an
-        // open file heap: 172 KB per open file with all columns, 40 KB with none (measured), which decides how
-        // many partitions and time folders fit in a heap; CompactDictionaryWriters makes the rest grow with data.
+        // are constant in a file (plain encoding compresses them to nothing). Header values are often unique
+        // (trace ids, sequence numbers): a dictionary of them took a fifth of the writer's time and made files
+        // larger, and with values that repeat it saved under 0.1 % of the bytes (docs/benchmarks.md). Every
+        // dictionary costs an open file heap: 172 KB per open file with all columns, 40 KB with none (measured),
+        // which decides how many partitions and time folders fit in a heap; CompactDictionaryWriters makes the
+        // rest grow with data.
         return new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, compactDictionaries)
                 .withDictionaryEncoding(false)
                 .withDictionaryEncoding(EnvelopeFields.KEY, true)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
-                .withDictionaryEncoding(HEADER_VALUE_PATH, true)
                 // sizes per page for readers that plan memory by them (none of DuckDB, Spark, Trino, Athena yet):
                 // 2 % of the sink's time, profiled
                 .withSizeStatisticsEnabled(false)
