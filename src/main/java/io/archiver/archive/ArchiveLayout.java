@@ -46,6 +46,27 @@ public final class ArchiveLayout {
         return sb.toString();
     }
 
+    /**
+     * The first timestamp of the record-time folder holding {@code timestamp}: the start of its UTC day or hour,
+     * {@code Long.MIN_VALUE} without time folders. Every timestamp from there to {@link #timeFolderEnd} shares it.
+     */
+    public static long timeFolderStart(long timestamp, TimePartitioning time) {
+        return switch (time) {
+            case NONE -> Long.MIN_VALUE;
+            case DAY -> Math.floorDiv(timestamp, MS_PER_DAY) * MS_PER_DAY;
+            case HOUR -> Math.floorDiv(timestamp, MS_PER_HOUR) * MS_PER_HOUR;
+        };
+    }
+
+    /** The first timestamp after the record-time folder holding {@code timestamp} ({@code Long.MAX_VALUE} without time folders). */
+    public static long timeFolderEnd(long timestamp, TimePartitioning time) {
+        return switch (time) {
+            case NONE -> Long.MAX_VALUE;
+            case DAY -> timeFolderStart(timestamp, time) + MS_PER_DAY;
+            case HOUR -> timeFolderStart(timestamp, time) + MS_PER_HOUR;
+        };
+    }
+
     /** The topic of a file of the per-topic layout (a shared file): in a topic folder, in no partition folder. */
     public static Optional<String> sharedFileTopic(String path) {
         if (PARTITION_DIR.matcher(path).find()) {

@@ -16,6 +16,12 @@ public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord
 
     private final TimePartitioning time;
     private final SinkLayout layout;
+    /**
+     * The folder of the last record: records come in per-partition batches, mostly within one time folder, so the
+     * folder string is built once per run of them, not per record (and, the same string, keeps its hash for the
+     * file sink's lookup of the bucket). Immutable, so a reader on another thread sees a whole one.
+     */
+    private transient Folder last;
 
     public ArchiveBucketAssigner(TimePartitioning time, SinkLayout layout) {
         this.time = time;
@@ -29,7 +35,24 @@ public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord
 
     /** The bucket of {@code record}; it depends on the record alone. */
     String bucketOf(ArchiveRecord record) {
-        return ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, layout);
+        Folder folder = last;
+        String topic = record.getTopic();
+        int partition = record.getPartition();
+        long timestamp = record.getTimestamp();
+        if (folder != null && folder.holds(topic, layout == SinkLayout.PER_TOPIC ? 0 : partition, timestamp)) {
+            return folder.bucket();
+        }
+        folder = new Folder(topic, layout == SinkLayout.PER_TOPIC ? 0 : partition, ArchiveLayout.timeFolderStart(timestamp, time),
+                ArchiveLayout.timeFolderEnd(timestamp, time), ArchiveLayout.bucket(topic, partition, timestamp, time, layout));
+        last = folder;
+        return folder.bucket();
+    }
+
+    /** A folder: the records of {@code topic} and {@code partition} (0 in the per-topic layout) from {@code from} until {@code until}. */
+    private record Folder(String topic, int partition, long from, long until, String bucket) {
+        boolean holds(String topic, int partition, long timestamp) {
+            return partition == this.partition && timestamp >= from && timestamp < until && topic.equals(this.topic);
+        }
     }
 
     @Override
