@@ -10,6 +10,7 @@ import io.archiver.registry.SchemaSource;
 
 import org.apache.flink.formats.parquet.ParquetBuilder;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
@@ -36,6 +37,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final int pageSize;
     private DecodedPayloadBytes decodedPayloadBytes = DecodedPayloadBytes.KEEP;
     private transient CompressionCodecFactory codecs;
+    private transient RecyclingHeapAllocator allocator;
     private transient Configuration hadoop;
     private transient FileSchemaChooser schemas;
     private transient DecodedPayloadWriter decoded;
@@ -96,12 +98,15 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         decoded = new DecodedPayloadWriter(source);
     }
 
-    /** {@code compactDictionaries}: {@link CompactDictionaryWriters}, else Parquet's own (to compare them). */
-    ParquetWriter<ArchiveRecord> createWriter(OutputFile out, boolean compactDictionaries) throws IOException {
-        return createWriter(out, FileSchemas.NONE, compactDictionaries);
+    /**
+     * {@code ours}: the writers of values and buffers of the sink ({@link CompactDictionaryWriters},
+     * {@link RecyclingHeapAllocator}), else Parquet's own (to compare them).
+     */
+    ParquetWriter<ArchiveRecord> createWriter(OutputFile out, boolean ours) throws IOException {
+        return createWriter(out, FileSchemas.NONE, ours);
     }
 
-    private ParquetWriter<ArchiveRecord> createWriter(OutputFile out, FileSchemas file, boolean compactDictionaries) throws IOException {
+    private ParquetWriter<ArchiveRecord> createWriter(OutputFile out, FileSchemas file, boolean ours) throws IOException {
         // Dictionaries only where values repeat: keys and header keys. Values, offsets and timestamps are mostly
         // unique (dictionary-encoding values was a quarter of the writer's time, profiled), topic and partition
         // are constant in a file (plain encoding compresses them to nothing). Header values are often unique
@@ -110,7 +115,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         // dictionary costs an open file heap: 172 KB per open file with all columns, 40 KB with none (measured),
         // which decides how many partitions and time folders fit in a heap; CompactDictionaryWriters makes the
         // rest grow with data.
-        return new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, compactDictionaries)
+        return new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, ours)
                 .withDictionaryEncoding(false)
                 .withDictionaryEncoding(EnvelopeFields.KEY, true)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
@@ -119,6 +124,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
                 .withSizeStatisticsEnabled(false)
                 .withConf(hadoop())
                 .withCodecFactory(codecs())
+                .withAllocator(ours ? allocator() : new HeapByteBufferAllocator())
                 .withCompressionCodec(codec(compression))
                 .withRowGroupSize(rowGroupSize)
                 .withPageSize(pageSize)
@@ -153,6 +159,14 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
             codecs = new SharedCodecs(new CodecFactory(hadoop(), pageSize), new ZstdPageCompressor(zstdLevel));
         }
         return codecs;
+    }
+
+    /** One allocator of page buffers for every file of this subtask, keeping up to four pages' worth of released ones. */
+    private RecyclingHeapAllocator allocator() {
+        if (allocator == null) {
+            allocator = new RecyclingHeapAllocator(4L * pageSize);
+        }
+        return allocator;
     }
 
     /**
@@ -205,13 +219,13 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         private final DecodedPayloadBytes decodedPayloadBytes;
 
         Builder(OutputFile out, PayloadFormats formats, FileSchemas file, DecodedPayloadWriter decoded,
-                DecodedPayloadBytes decodedPayloadBytes, boolean compactDictionaries) {
+                DecodedPayloadBytes decodedPayloadBytes, boolean ours) {
             super(out);
             this.formats = formats;
             this.file = file;
             this.decoded = decoded;
             this.decodedPayloadBytes = decodedPayloadBytes;
-            if (!compactDictionaries) {
+            if (!ours) {
                 return;
             }
             try {

@@ -13,9 +13,10 @@ import java.util.function.IntFunction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The compact dictionary writers write the very bytes Parquet's own writers write: files compared whole, over
- * many pages (each page resets the list of dictionary ids), a dictionary that stays, and one that outgrows its
- * page size so the column falls back to plain encoding.
+ * The compact dictionary writers and the recycled page buffers write the very bytes Parquet's own writers and
+ * buffers write: files compared whole, over many pages (each page resets the list of dictionary ids and releases
+ * its buffers), a dictionary that stays, and one that outgrows its page size so the column falls back to plain
+ * encoding.
  */
 class CompactDictionaryWritersTest {
 
@@ -48,11 +49,11 @@ class CompactDictionaryWritersTest {
     }
 
     /** 30,000 records with 8 KB pages and 256 KB dictionary pages. */
-    private static byte[] write(boolean compactDictionaries, IntFunction<ArchiveRecord> records) throws Exception {
+    private static byte[] write(boolean ours, IntFunction<ArchiveRecord> records) throws Exception {
         EnvelopeParquetBuilder builder =
                 new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 1, 1 << 20, 8 * 1024);
         MemoryParquetFile file = new MemoryParquetFile();
-        try (ParquetWriter<ArchiveRecord> writer = builder.createWriter(file, compactDictionaries)) {
+        try (ParquetWriter<ArchiveRecord> writer = builder.createWriter(file, ours)) {
             for (int i = 0; i < 30_000; i++) {
                 writer.write(records.apply(i));
             }
