@@ -13,10 +13,9 @@ import java.util.function.IntFunction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The compact dictionary writers and the recycled page buffers write the very bytes Parquet's own writers and
- * buffers write: files compared whole, over many pages (each page resets the list of dictionary ids and releases
- * its buffers), a dictionary that stays, and one that outgrows its page size so the column falls back to plain
- * encoding.
+ * The compact dictionary writers write the very bytes Parquet's own writers write: files compared whole, over
+ * many pages (each page resets the list of dictionary ids), a dictionary that stays, and one that outgrows its
+ * page size so the column falls back to plain encoding.
  */
 class CompactDictionaryWritersTest {
 
