@@ -7,6 +7,7 @@ import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -97,6 +99,16 @@ final class S3LeaseObject implements LeaseObject {
                 return false;
             }
             throw failure("write", e);
+        } catch (SdkClientException e) {
+            // No answer: S3Proxy answers a refused precondition before it reads the body and closes the
+            // connection, and the JDK's HTTP client then reports only that it could not send the body ("Error
+            // writing request body to server"); a lost answer looks the same. The write was conditional, so the
+            // object tells what happened: ours if it holds these bytes (they name this run), refused otherwise.
+            Optional<Versioned> now = read();
+            boolean ours = now.isPresent() && Arrays.equals(now.get().bytes(), bytes);
+            LOG.debug("No answer to the conditional write of s3://{}/{} ({}); the object {} it", bucket, key, e.getMessage(),
+                    ours ? "holds" : "does not hold");
+            return ours;
         }
     }
 
