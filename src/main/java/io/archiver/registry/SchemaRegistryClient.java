@@ -16,6 +16,7 @@ import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,6 +30,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -38,7 +40,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code schema-registry.retry.timeout}. One client per settings in a JVM ({@link #shared}), used by every task.
  *
  * <p>A small client over the documented API rather than a vendor's: Confluent's client is not on Maven Central,
- * Apicurio's speaks its own API first and brings a large dependency tree; the archiver needs one read-only call.
+ * Apicurio's speaks its own API first and brings a large dependency tree; the archiver needs two read-only calls
+ * (a schema by id, a subject's latest version).
  */
 public final class SchemaRegistryClient implements SchemaSource {
 
@@ -129,6 +132,21 @@ public final class SchemaRegistryClient implements SchemaSource {
             cache.put(id, schema);
         }
         return schema;
+    }
+
+    /**
+     * The id of the newest version of {@code subject} ({@code GET /subjects/{subject}/versions/latest}); empty when
+     * the registry has no such subject or refuses to say. Not cached: asked when a writer first meets a topic.
+     */
+    @Override
+    public OptionalInt latestId(String subject) throws RegistryUnavailableException {
+        try {
+            JsonNode body = get("/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions/latest", "the latest version of subject " + subject);
+            return body.path("id").isInt() ? OptionalInt.of(body.get("id").intValue()) : OptionalInt.empty();
+        } catch (UndecodablePayload e) {
+            LOG.debug("No latest version of subject {}: {}", subject, e.getMessage());
+            return OptionalInt.empty();
+        }
     }
 
     /**

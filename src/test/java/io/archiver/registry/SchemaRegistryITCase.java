@@ -98,6 +98,9 @@ class SchemaRegistryITCase {
             Jobs.awaitWhileRunning(job, "v1 records archived", Duration.ofMinutes(2), () -> counter.count() >= 200);
             v2 = registry.register(topic + "-value", "AVRO", V2.toString());
             assertThat(v2).isGreaterThan(v1);
+            SchemaRegistryClient client = SchemaRegistryClient.shared(formats.registry());
+            assertThat(client.latestId(topic + "-value")).as("what a restarted writer reads its first records as").hasValue(v2);
+            assertThat(client.latestId(topic + "-key")).as("no such subject").isEmpty();
             int second = v2;
             Payload interleaved = i -> (i / PARTITIONS) % 2 == 0 ? RegistryPayloads.encode(v1, V1, payment(V1, i, null)) : RegistryPayloads.encode(second, V2, payment(V2, i, "app-" + i));
             produceTransaction(topic, 400, 800, interleaved, true);

@@ -101,9 +101,16 @@ public final class FaultScenario implements AutoCloseable {
         return producer.aborted();
     }
 
+    /**
+     * Where the run stands, for a timeout's message (one line): the counts, the job's state and last failure, and
+     * what an audit of the archive against Kafka finds (a stalled job and records lost look alike by count).
+     */
     private String progress() throws Exception {
+        var graph = SharedStack.get().miniCluster().getExecutionGraph(job.getJobID()).get(10, TimeUnit.SECONDS);
+        String failure = graph.getFailureInfo() == null ? "no failure" : "last failure: " + graph.getFailureInfo().getExceptionAsString().lines().findFirst().orElse("");
+        Cli.Result audit = Cli.run(config, "audit");
         return "archived " + counter.count() + ", produced " + producer.sent() + " (committed " + producer.committed() + "), job " + job.getJobID() + " "
-                + job.getJobStatus().get(10, TimeUnit.SECONDS);
+                + graph.getState() + ", " + failure + "; audit: " + String.join(" | ", audit.out().lines().toList());
     }
 
     /**

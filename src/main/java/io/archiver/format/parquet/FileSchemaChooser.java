@@ -11,25 +11,35 @@ import io.archiver.registry.UndecodablePayload;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Chooses the reader schemas of a writer's typed Parquet files, so that records of several schema versions
  * interleaved do not make a file per switch. A file's reader schema is the newest schema (highest id: registries
- * number schemas in the order they are registered) this writer has seen for the topic's keys or values that can
- * read its first record; a later record fits the file when its schema is no newer and the file's schema can read
- * it. So a file closes early only when a newer version arrives, or one the file's cannot read (a topic without
- * compatible versions): with BACKWARD, FULL or TRANSITIVE compatibility a writer makes one file per time folder and
- * partition per version at most, and after the newest arrives, none more. Not thread-safe: one per sink subtask.
+ * number schemas in the order they are registered) this writer knows for the topic's keys or values that can read
+ * its first record; a later record fits the file when its schema is no newer and the file's schema can read it. So
+ * a file closes early only when a newer version arrives, or one the file's cannot read (a topic without compatible
+ * versions): with BACKWARD, FULL or TRANSITIVE compatibility a writer makes one file per time folder and partition
+ * per version at most, and after the newest arrives, none more.
+ *
+ * <p>A writer knows the newest schema of a topic from the registry's latest version of its subject
+ * ({@code <topic>-value}, {@code <topic>-key}: the default subject names) when it first meets the topic, and from
+ * the records it reads after: so a writer restarted after a failure does not go back to an older version's files
+ * when its first record is of an older version. Topics whose subjects are named otherwise learn it from the
+ * records only. Not thread-safe: one per sink subtask.
  */
 final class FileSchemaChooser {
 
     private final PayloadFormats formats;
+    private final SchemaSource registry;
     private final RegistryPayloads payloads;
-    private final Map<String, RegisteredSchema> newestKey = new HashMap<>();
-    private final Map<String, RegisteredSchema> newestValue = new HashMap<>();
+    private final Newest newestKey = new Newest("-key");
+    private final Newest newestValue = new Newest("-value");
 
     FileSchemaChooser(PayloadFormats formats, SchemaSource registry) {
         this.formats = formats;
+        this.registry = registry;
         this.payloads = new RegistryPayloads(registry);
     }
 
@@ -46,16 +56,16 @@ final class FileSchemaChooser {
                 && fits(file.value(), r.getTopic(), r.getValue(), formats.value(), newestValue);
     }
 
-    private RegisteredSchema choose(String topic, byte[] payload, PayloadFormat format, Map<String, RegisteredSchema> newest) throws IOException {
+    private RegisteredSchema choose(String topic, byte[] payload, PayloadFormat format, Newest newest) throws IOException {
         if (payload == null || !format.decodedWithRegistry()) {
             return null;
         }
         RegisteredSchema writer = writer(topic, payload, newest);
-        RegisteredSchema latest = newest.get(topic);
+        RegisteredSchema latest = newest.of(topic);
         return payloads.canRead(latest, writer) ? latest : writer;
     }
 
-    private boolean fits(RegisteredSchema reader, String topic, byte[] payload, PayloadFormat format, Map<String, RegisteredSchema> newest) throws IOException {
+    private boolean fits(RegisteredSchema reader, String topic, byte[] payload, PayloadFormat format, Newest newest) throws IOException {
         if (payload == null || !format.decodedWithRegistry()) {
             return true;
         }
@@ -66,17 +76,55 @@ final class FileSchemaChooser {
         return writer.id() <= reader.id() && payloads.canRead(reader, writer);
     }
 
-    private RegisteredSchema writer(String topic, byte[] payload, Map<String, RegisteredSchema> newest) throws IOException {
+    private RegisteredSchema writer(String topic, byte[] payload, Newest newest) throws IOException {
         RegisteredSchema writer;
         try {
             writer = payloads.writerSchema(payload);
         } catch (UndecodablePayload e) {
             throw e.afterValidation("of topic " + topic);
         }
-        RegisteredSchema latest = newest.get(topic);
-        if (latest == null || writer.id() > latest.id()) {
-            newest.put(topic, writer);
-        }
+        newest.saw(topic, writer);
         return writer;
+    }
+
+    /** The newest schema this writer knows for each topic's keys or values. */
+    private final class Newest {
+
+        private final String subjectSuffix;
+        private final Map<String, Optional<RegisteredSchema>> byTopic = new HashMap<>();
+
+        Newest(String subjectSuffix) {
+            this.subjectSuffix = subjectSuffix;
+        }
+
+        /** The newest known schema of {@code topic}'s side; the registry's latest of its subject when first asked. */
+        RegisteredSchema of(String topic) throws IOException {
+            Optional<RegisteredSchema> known = byTopic.get(topic);
+            if (known == null) {
+                known = latestRegistered(topic);
+                byTopic.put(topic, known);
+            }
+            return known.orElse(null);
+        }
+
+        void saw(String topic, RegisteredSchema writer) throws IOException {
+            RegisteredSchema latest = of(topic);
+            if (latest == null || writer.id() > latest.id()) {
+                byTopic.put(topic, Optional.of(writer));
+            }
+        }
+
+        private Optional<RegisteredSchema> latestRegistered(String topic) throws IOException {
+            OptionalInt id = registry.latestId(topic + subjectSuffix);
+            if (id.isEmpty()) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(registry.schema(id.getAsInt()));
+            } catch (UndecodablePayload e) {
+                // a latest version the archiver cannot read: the records' own schemas decide
+                return Optional.empty();
+            }
+        }
     }
 }

@@ -6,6 +6,9 @@ import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.RegistryPayloads;
+import io.archiver.registry.RegistryUnavailableException;
+import io.archiver.registry.SchemaSource;
+import io.archiver.registry.UndecodablePayload;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -25,6 +28,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -152,6 +156,46 @@ class TypedAvroColumnsTest {
             rs.next();
             assertThat(rs.getLong(1)).isEqualTo(3);
             assertThat(rs.getLong(2)).as("the v1 file has no channel column: null there").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aWriterStartedAfterANewerVersionWasRegisteredReadsOlderRecordsAsTheSubjectsLatest() throws Exception {
+        SchemaSource fixed = TypedColumnsFixture.source(REGISTRY);
+        SchemaSource withSubjects = new SchemaSource() {
+            @Override
+            public RegisteredSchema schema(int id) throws UndecodablePayload, RegistryUnavailableException {
+                return fixed.schema(id);
+            }
+
+            @Override
+            public OptionalInt latestId(String subject) {
+                return subject.equals("orders-value") ? OptionalInt.of(9) : OptionalInt.empty();
+            }
+        };
+        EnvelopeParquetBuilder builder = builder();
+        builder.useSchemas(withSubjects);
+        ArchiveRecord v1 = record(0, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "1.00", "NEW", null)));
+        GenericRecord newer = order(ORDER_V2, 2, "bob", "2.00", "NEW", null);
+        newer.put("channel", "app");
+        ArchiveRecord v2 = record(1, RegistryPayloads.encode(9, ORDER_V2, newer));
+
+        Path file = new Path(dir.resolve("restarted.parquet").toUri());
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(file, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = new EnvelopeParquetWriterFactory(builder).create(out);
+            writer.addElement(v1);
+            assertThat(((SelectiveBulkWriter<ArchiveRecord>) writer).accepts(v2))
+                    .as("the file of a v1 first record is read as the registered v2: a v2 record does not close it").isTrue();
+            writer.addElement(v2);
+            writer.finish();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.channel FROM read_parquet('" + file.getPath() + "') ORDER BY \"offset\"")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(7);
+            assertThat(rs.getString(2)).as("v1 data read as v2: the field's default").isEqualTo("web");
+            rs.next();
+            assertThat(rs.getString(2)).isEqualTo("app");
         }
     }
 
