@@ -42,6 +42,7 @@ import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each format writes the full envelope and reads back to the same records, nulls included. */
 class EnvelopeFormatsTest {
@@ -154,6 +155,25 @@ class EnvelopeFormatsTest {
             assertThat(Base64.getDecoder().decode(first.get("key").textValue())).isEqualTo(utf8("k-1"));
         }
         assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records());
+    }
+
+    @Test
+    void base64PayloadsOfEveryLengthReadBackAndABrokenOneNamesItsLine() throws Exception {
+        List<ArchiveRecord> lengths = new ArrayList<>();
+        for (int n = 0; n < 9_000; n += n < 16 ? 1 : 997) {
+            byte[] value = new byte[n];
+            new java.util.Random(n).nextBytes(value);
+            lengths.add(new ArchiveRecord("t", 0, n, 0, "CreateTime", null, value, new String[] {"h"}, new byte[][] {value}));
+        }
+        Path file = write("lengths.jsonl", new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0), lengths);
+        assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(lengths);
+
+        java.nio.file.Path broken = dir.resolve("broken.jsonl");
+        List<String> lines = new ArrayList<>(Files.readAllLines(dir.resolve("lengths.jsonl")).subList(0, 3));
+        lines.set(2, lines.get(2).replace("\"value\":\"", "\"value\":\"é"));
+        Files.write(broken, lines);
+        assertThatThrownBy(() -> new ArchiveFileReader(PayloadFormats.BYTES).readAll(new Path(broken.toUri())))
+                .hasMessageContaining("Not base64 at line 3");
     }
 
     @Test
