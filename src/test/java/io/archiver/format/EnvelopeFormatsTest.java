@@ -4,6 +4,7 @@ import io.archiver.archive.ArchiveFileReader;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
+import io.archiver.format.jsonl.JsonLinesFormat;
 import io.archiver.format.jsonl.JsonLinesWriterFactory;
 import io.archiver.format.parquet.EnvelopeParquetBuilder;
 import io.archiver.format.parquet.EnvelopeParquetWriterFactory;
@@ -174,6 +175,25 @@ class EnvelopeFormatsTest {
         Files.write(broken, lines);
         assertThatThrownBy(() -> new ArchiveFileReader(PayloadFormats.BYTES).readAll(new Path(broken.toUri())))
                 .hasMessageContaining("Not base64 at line 3");
+    }
+
+    @Test
+    void jsonLinesOffsetsAndCountsEqualTheRecordsRead() throws Exception {
+        List<ArchiveRecord> records = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            ArchiveRecord r = records().get(i % records().size());
+            records.add(new ArchiveRecord(r.getTopic(), i % 3, 1_000 + i, r.getTimestamp(), r.getTimestampType(), r.getKey(), r.getValue(),
+                    r.getHeaderKeys(), r.getHeaderValues()));
+        }
+        Path file = write("offsets.jsonl.zst", new JsonLinesWriterFactory(TEXT, JsonCompression.ZSTD, 3), records);
+        FormatReader reader = JsonLinesFormat.INSTANCE.reader(TEXT);
+        for (int partition : new int[] {FormatReader.ALL_PARTITIONS, 0, 2}) {
+            List<Long> offsets = new ArrayList<>();
+            reader.offsets(file, partition, offsets::add);
+            assertThat(offsets).isEqualTo(records.stream().filter(r -> partition == FormatReader.ALL_PARTITIONS || r.getPartition() == partition)
+                    .map(ArchiveRecord::getOffset).toList());
+        }
+        assertThat(reader.count(file)).isEqualTo(50);
     }
 
     @Test

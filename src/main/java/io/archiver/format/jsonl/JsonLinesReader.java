@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.zip.GZIPInputStream;
 
 import static io.archiver.record.EnvelopeFields.*;
@@ -46,14 +47,66 @@ final class JsonLinesReader implements FormatReader {
     }
 
     @Override
-    public void read(Path file, int partition, Consumer<ArchiveRecord> all) throws IOException {
-        Consumer<ArchiveRecord> sink = partition == ALL_PARTITIONS ? all : r -> {
-            if (r.getPartition() == partition) {
-                all.accept(r);
+    public void read(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
+        lines(file, p -> {
+            ArchiveRecord r = envelope(p);
+            if (partition == ALL_PARTITIONS || r.getPartition() == partition) {
+                sink.accept(r);
             }
-        };
-        try (InputStream raw = file.getFileSystem().open(file); InputStream in = decompressing(raw, file.getName())) {
-            readLines(in, sink);
+        });
+    }
+
+    /**
+     * Reads only each line's partition and offset: the other fields are skipped as the parser finds their ends,
+     * payloads neither decoded nor copied (planning a restore, an audit and counting read files this way).
+     */
+    @Override
+    public void offsets(Path file, int partition, LongConsumer sink) throws IOException {
+        lines(file, p -> {
+            int recordPartition = 0;
+            long offset = 0;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case PARTITION -> recordPartition = p.getIntValue();
+                    case OFFSET -> offset = p.getLongValue();
+                    default -> p.skipChildren();
+                }
+            }
+            if (partition == ALL_PARTITIONS || recordPartition == partition) {
+                sink.accept(offset);
+            }
+        });
+    }
+
+    @Override
+    public long count(Path file) throws IOException {
+        long[] n = {0};
+        lines(file, p -> {
+            p.skipChildren();
+            n[0]++;
+        });
+        return n[0];
+    }
+
+    /** What reads one line, from the parser at its opening brace to its closing one. */
+    @FunctionalInterface
+    private interface LineReader {
+        void read(JsonParser p) throws IOException;
+    }
+
+    /** Hands each line of {@code file} to {@code line}, failing on a line that is not a JSON object. */
+    private void lines(Path file, LineReader line) throws IOException {
+        try (InputStream raw = file.getFileSystem().open(file); InputStream in = decompressing(raw, file.getName());
+                JsonParser p = mapper.createParser(in)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new IOException("Not a JSON Lines archive file: a line is not a JSON object (" + t + " at line "
+                            + p.currentLocation().getLineNr() + ")");
+                }
+                line.read(p);
+            }
         }
     }
 
@@ -65,18 +118,6 @@ final class JsonLinesReader implements FormatReader {
             return new BufferedInputStream(new ZstdInputStreamNoFinalizer(raw), 64 * 1024);
         }
         return raw;
-    }
-
-    private void readLines(InputStream in, Consumer<ArchiveRecord> sink) throws IOException {
-        try (JsonParser p = mapper.createParser(in)) {
-            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-                if (t != JsonToken.START_OBJECT) {
-                    throw new IOException("Not a JSON Lines archive file: a line is not a JSON object (" + t + " at line "
-                            + p.currentLocation().getLineNr() + ")");
-                }
-                sink.accept(envelope(p));
-            }
-        }
     }
 
     private ArchiveRecord envelope(JsonParser p) throws IOException {
