@@ -1,6 +1,7 @@
 package io.archiver.bench;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.RestoreOptions;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
@@ -34,9 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Cost of {@code restore}: {@code bench.restore.records} (default 2,000,000) records of 1 KiB over 8 partitions,
  * archived once as Parquet with zstd and once as JSON Lines, restored into fresh topics by the exactly-once
- * restore job (parallelism 2, checkpoints every 10 s), side by side in one run with the limit, Kafka's own
- * {@code ProducerPerformance} writing as many 1 KiB records (plain with acks=all, and in transactions of 10 s as
- * the restore commits), and with reading the archive alone (the restore's input). Median of the rounds (min–max)
+ * restore job (parallelism 2, checkpoints every {@code restore.checkpoint-interval}'s default), side by side in one
+ * run with the limit, Kafka's own {@code ProducerPerformance} writing as many 1 KiB records (plain with acks=all, and
+ * in transactions as long as the restore's), and with reading the archive alone (the restore's input). Median of the rounds (min–max)
  * after one warm-up round; the heap peak of this JVM (the MiniCluster included) per variant. Writes {@code
  * target/bench/restore.md} and {@code .csv}.
  *
@@ -47,7 +48,8 @@ public final class RestoreBenchmark {
 
     private static final int PARTITIONS = 8;
     private static final String SOURCE = "source";
-    private static final int TRANSACTION_MS = 10_000;
+    /** The restore's checkpoint interval (its default), and the producer tool's transactions as long. */
+    private static final int TRANSACTION_MS = (int) RestoreOptions.RESTORE_CHECKPOINT_INTERVAL.defaultValue().toMillis();
     /** Topics a measured call wrote, deleted after it (each holds the whole data set). */
     private static final List<String> written = new ArrayList<>();
     private static EmbeddedKafka kafka;
@@ -81,7 +83,7 @@ public final class RestoreBenchmark {
 
             Map<String, Variant> variants = new LinkedHashMap<>();
             variants.put("limit: Kafka ProducerPerformance, acks=all", call -> producerPerformance(kafka, records, "perf-" + call, false));
-            variants.put("limit: ProducerPerformance, transactions of 10 s",
+            variants.put("limit: ProducerPerformance, transactions of " + TRANSACTION_MS / 1000 + " s",
                     call -> producerPerformance(kafka, records, "perf-tx-" + call, true));
             variants.put("archive read alone: Parquet zstd", call -> read(parquet));
             variants.put("archive read alone: JSON Lines", call -> read(jsonl));
@@ -212,7 +214,7 @@ public final class RestoreBenchmark {
         md.append("# Restore, ").append(LocalDate.now()).append("\n\n")
                 .append(String.format("%,d records (%,d bytes of keys and 1 KiB values, 2 headers each) over %d partitions, archived as "
                         + "Parquet with zstd and as JSON Lines, restored by the exactly-once restore job (parallelism 2, checkpoints "
-                        + "every 10 s) into fresh topics. ", records, bytes, PARTITIONS))
+                        + "every %d s) into fresh topics. ", records, bytes, PARTITIONS, TRANSACTION_MS / 1000))
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ").append(System.getProperty("java.version"))
                 .append(". Median of ").append(rounds).append(" rounds after one warm-up (min–max); heap peak of the benchmark's JVM "
                         + "(the MiniCluster's TaskManagers included) over the measured rounds.").append(BenchSettings.described())

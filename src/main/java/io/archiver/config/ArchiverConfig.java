@@ -198,6 +198,7 @@ public final class ArchiverConfig {
         SinkOptions.validatePath(this);
         JobOptions.validate(this);
         CheckpointOptions.validate(this);
+        RestoreOptions.validate(this);
         FencingOptions.validate(this);
         SinkOptions.validate(this);
         FormatOptions.validate(this);

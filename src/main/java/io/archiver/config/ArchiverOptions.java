@@ -84,6 +84,7 @@ public final class ArchiverOptions {
                     CheckpointOptions.RESTART_STRATEGY,
                     CheckpointOptions.RESTART_ATTEMPTS,
                     CheckpointOptions.RESTART_DELAY,
+                    RestoreOptions.RESTORE_CHECKPOINT_INTERVAL,
                     RestoreOptions.RESTORE_LEDGER_TOPIC);
 
     private ArchiverOptions() {}

@@ -39,7 +39,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.config.CheckpointOptions.CHECKPOINT_INTERVAL;
+import static io.archiver.config.RestoreOptions.RESTORE_CHECKPOINT_INTERVAL;
 import static io.archiver.config.JobOptions.JOB_NAME;
 import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
 
@@ -96,14 +96,14 @@ public final class RestoreJob {
 
     /**
      * The job's Flink settings: the archiver's (restarts, parallelism, checkpoint storage), always streaming with
-     * unaligned exactly-once checkpoints every {@code checkpoint.interval}, also when the configuration is a batch
+     * unaligned exactly-once checkpoints every {@code restore.checkpoint-interval}, also when the configuration is a batch
      * archiver's: without checkpoints the Kafka sink commits each subtask's records when its input ends, and a
      * failure after one subtask ended would write its records again.
      */
     public static Configuration settings(ArchiverConfig config) {
         Configuration conf = JobSettings.of(config);
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.get(CHECKPOINT_INTERVAL));
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.get(RESTORE_CHECKPOINT_INTERVAL));
         conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         // unaligned: the source hands out every file at once, and an aligned barrier would wait behind all of them,
         // making the whole restore one transaction; unaligned, it overtakes them and each transaction spans about
@@ -134,7 +134,7 @@ public final class RestoreJob {
     /**
      * Each checkpoint's Kafka transaction times out after the brokers' {@code transaction.max.timeout.ms} (at most
      * Kafka's default, 15 min; a producer asking for more is refused): a transaction spans one checkpoint interval
-     * and the read of one archive file, so {@code checkpoint.interval} must be at most half of it, else the restore
+     * and the read of one archive file, so {@code restore.checkpoint-interval} must be at most half of it, else the restore
      * is refused before it writes. Brokers that do not say theirs (no Describe Configs on the cluster) are taken
      * to allow the producer's default, 1 min.
      */
@@ -151,11 +151,12 @@ public final class RestoreJob {
             out.printf("The brokers' transaction.max.timeout.ms is unknown (%s): each transaction times out after %d s%n",
                     e.getCause().getClass().getSimpleName(), timeout / 1000);
         }
-        Duration interval = config.get(CHECKPOINT_INTERVAL);
+        Duration interval = config.get(RESTORE_CHECKPOINT_INTERVAL);
         if (interval.toMillis() * 2 > timeout) {
-            throw new ConfigException("checkpoint.interval (" + interval.toMillis() + " ms) is too long for this restore: each checkpoint's "
+            String key = RESTORE_CHECKPOINT_INTERVAL.key();
+            throw new ConfigException(key + " (" + interval.toMillis() + " ms) is too long for this restore: each checkpoint's "
                     + "Kafka transaction must end well within the brokers' transaction.max.timeout.ms (" + timeout + " ms). Set "
-                    + "checkpoint.interval to at most " + timeout / 2 + " ms, e.g. -D checkpoint.interval=" + Math.max(1, timeout / 4000) + "s.");
+                    + key + " to at most " + timeout / 2 + " ms, e.g. -D " + key + "=" + Math.max(1, timeout / 4000) + "s.");
         }
         return timeout;
     }

@@ -77,7 +77,7 @@ class RestoreAgainITCase {
         // a first start, cancelled once several of its checkpoints have committed (small batches, one request in
         // flight, a small producer buffer that makes sends wait for the broker: a restore slow enough to be cut mid-way)
         Map<String, String> often = new HashMap<>(archived.config().toMap());
-        often.put("checkpoint.interval", "100 ms");
+        often.put("restore.checkpoint-interval", "100 ms");
         often.put("parallelism", "1");
         often.put("kafka.properties.batch.size", "16384");
         often.put("kafka.properties.max.in.flight.requests.per.connection", "1");
@@ -228,12 +228,12 @@ class RestoreAgainITCase {
             settings.put("kafka.bootstrap.servers", small.bootstrapServers());
             settings.put("restart.strategy", "none");
             settings.put("fencing.lease-timeout", "1 min");
-            settings.put("checkpoint.interval", "1 s");
+            settings.put("restore.checkpoint-interval", "1 s");
             Cli.Result refused = Cli.run(ArchiverConfig.of(settings), "restore");
             assertThat(refused.code()).as(refused.out()).isEqualTo(2);
-            assertThat(refused.out()).contains("checkpoint.interval (1000 ms) is too long").contains("transaction.max.timeout.ms (1500 ms)");
+            assertThat(refused.out()).contains("restore.checkpoint-interval (1000 ms) is too long").contains("transaction.max.timeout.ms (1500 ms)");
 
-            settings.put("checkpoint.interval", "500 ms");
+            settings.put("restore.checkpoint-interval", "500 ms");
             long began = System.nanoTime();
             Cli.Result restored = Cli.run(ArchiverConfig.of(settings), "restore");
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);

@@ -95,7 +95,7 @@ class RestoreITCase {
         RestorePlan plan = RestorePlan.of(archived.config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.BYTES));
         // checkpoints (and so commits) often enough that the cancel comes between two of them
         Map<String, String> often = new java.util.HashMap<>(archived.config.toMap());
-        often.put("checkpoint.interval", "100 ms");
+        often.put("restore.checkpoint-interval", "100 ms");
         often.put("parallelism", "1");
         ArchiverConfig config = ArchiverConfig.of(often);
 

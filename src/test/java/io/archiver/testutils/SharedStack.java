@@ -172,17 +172,19 @@ public final class SharedStack
      * (a restart can land on a TaskManager about to be killed), so 5 was too few on a slow machine.
      */
     public Map<String, String> jobSettings(String topic, String archiveName) {
-        return new java.util.LinkedHashMap<>(Map.of(
-                "kafka.bootstrap.servers", kafka.bootstrapServers(),
-                "kafka.topics", topic,
-                "kafka.group.id", archiveName,
-                "sink.path", "s3://" + BUCKET + "/" + archiveName,
-                "checkpoint.interval", "500 ms",
-                "restart.strategy", "fixed-delay",
-                "restart.attempts", "20",
-                "restart.delay", "200 ms",
-                "preflight.timeout", "0 s",
-                "fencing.lease-timeout", "3 s"));
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        settings.put("kafka.topics", topic);
+        settings.put("kafka.group.id", archiveName);
+        settings.put("sink.path", "s3://" + BUCKET + "/" + archiveName);
+        settings.put("checkpoint.interval", "500 ms");
+        settings.put("restore.checkpoint-interval", "500 ms");
+        settings.put("restart.strategy", "fixed-delay");
+        settings.put("restart.attempts", "20");
+        settings.put("restart.delay", "200 ms");
+        settings.put("preflight.timeout", "0 s");
+        settings.put("fencing.lease-timeout", "3 s");
+        return settings;
     }
 
     @Override
