@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * target/bench/restore.md} and {@code .csv}.
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=RestoreBenchmark
- * [-Dbench.args="-Dbench.restore.records=2000000 -Dbench.rounds=3"]}
+ * [-Dbench.args="-Dbench.restore.records=2000000 -Dbench.rounds=3"]}; {@code -Dbench.restore.intervals=5s,10s,30s} restores
+ * with each checkpoint interval (default: {@code restore.checkpoint-interval}'s default).
  */
 public final class RestoreBenchmark {
 
@@ -87,8 +88,13 @@ public final class RestoreBenchmark {
                     call -> producerPerformance(kafka, records, "perf-tx-" + call, true));
             variants.put("archive read alone: Parquet zstd", call -> read(parquet));
             variants.put("archive read alone: JSON Lines", call -> read(jsonl));
-            variants.put("restore from Parquet zstd (exactly once)", call -> restore(kafka, parquet, "parquet-" + call));
-            variants.put("restore from JSON Lines (exactly once)", call -> restore(kafka, jsonl, "jsonl-" + call));
+            for (String interval : System.getProperty("bench.restore.intervals", TRANSACTION_MS / 1000 + "s").split(",")) {
+                String every = interval.trim();
+                variants.put("restore from Parquet zstd (exactly once, checkpoints every " + every + ")",
+                        call -> restore(kafka, parquet, "parquet-" + call + "-" + every, every));
+                variants.put("restore from JSON Lines (exactly once, checkpoints every " + every + ")",
+                        call -> restore(kafka, jsonl, "jsonl-" + call + "-" + every, every));
+            }
             List<Result> results = new ArrayList<>();
             for (Map.Entry<String, Variant> v : variants.entrySet()) {
                 results.add(measure(v.getKey(), rounds, v.getValue()));
@@ -148,14 +154,15 @@ public final class RestoreBenchmark {
         return n[0];
     }
 
-    /** The restore job writing the whole archive into a fresh topic. */
-    private static long restore(EmbeddedKafka kafka, ArchiverConfig config, String target) throws Exception {
+    /** The restore job writing the whole archive into a fresh topic, with checkpoints {@code every} (a duration). */
+    private static long restore(EmbeddedKafka kafka, ArchiverConfig config, String target, String every) throws Exception {
         kafka.createTopic(target, PARTITIONS);
         written.add(target);
         RestoreSelection selection = RestoreSelection.parse(null, SOURCE + "=" + target, null);
         RestorePlan plan = RestorePlan.of(config.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(config)));
         Map<String, String> settings = new LinkedHashMap<>(config.toMap());
         settings.put("mode", "streaming");
+        settings.put("restore.checkpoint-interval", every);
         ArchiverConfig restoreConfig = ArchiverConfig.of(settings);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(restoreConfig));
         RestoreJob.build(env, restoreConfig, plan, selection, false, new PrintWriter(new StringWriter()));

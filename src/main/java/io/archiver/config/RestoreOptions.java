@@ -20,7 +20,7 @@ public final class RestoreOptions {
     public static final ConfigOption<Duration> RESTORE_CHECKPOINT_INTERVAL =
             key("restore.checkpoint-interval")
                     .durationType()
-                    .defaultValue(Duration.ofSeconds(5))
+                    .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "Exactly-once checkpoint interval of the restore job, apart from checkpoint.interval (the archiving job's): "
                                     + "each checkpoint commits a Kafka transaction of about this long, and a restore ends at the first "

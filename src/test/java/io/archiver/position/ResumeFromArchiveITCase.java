@@ -42,7 +42,7 @@ class ResumeFromArchiveITCase {
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void checkpointWhoseCommitWasCutShortIsCompletedByTheStatelessStart(SinkLayout layout) throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-cut", 24_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
+        try (FaultScenario s = FaultScenario.start("resume-cut", 12_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             cutACommitAndCancel(s, probe);
 
@@ -55,7 +55,7 @@ class ResumeFromArchiveITCase {
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void aCommitWhoseUploadsWereLostResumesAtTheirFirstOffsetsAndLaterStartsStayExact(SinkLayout layout) throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-lost", 24_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
+        try (FaultScenario s = FaultScenario.start("resume-lost", 14_000, 2_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             abortUploadsOf(cutACommitAndCancel(s, probe));
 
@@ -74,7 +74,7 @@ class ResumeFromArchiveITCase {
     @Test
     void recordTimeFoldersSpreadingOneCheckpointOverSeveralFilesResumeExactly() throws Exception {
         Map<String, String> settings = Map.of("parallelism", "1", "sink.time-partitioning", "hour");
-        try (FaultScenario s = FaultScenario.start("resume-hours", 20_000, 3_000, settings, TestRecords.Timestamps.OUT_OF_ORDER)) {
+        try (FaultScenario s = FaultScenario.start("resume-hours", 16_000, 3_000, settings, TestRecords.Timestamps.OUT_OF_ORDER)) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             s.awaitArchived(4_000);
             cutCommitInTheMiddleOfACheckpoint(s, probe);
@@ -83,7 +83,7 @@ class ResumeFromArchiveITCase {
             s.cancel();
             faults.reset();
             s.restartWithoutState(Map.of("parallelism", "3"));
-            s.awaitArchived(12_000);
+            s.awaitArchived(10_000);
             s.cancel();
             s.restartWithoutState(Map.of("parallelism", "2"));
             s.finish();
@@ -93,7 +93,7 @@ class ResumeFromArchiveITCase {
     @Test
     void consumerGroupOffsetsBehindOrAheadOfTheArchiveDoNotMoveTheResumePosition() throws Exception {
         Map<String, String> settings = Map.of("parallelism", "2", "kafka.start", "committed");
-        try (FaultScenario s = FaultScenario.start("resume-group", 16_000, 3_000, settings)) {
+        try (FaultScenario s = FaultScenario.start("resume-group", 12_000, 3_000, settings)) {
             s.awaitArchived(5_000);
             s.cancel();
             moveGroupOffsets(s);
@@ -105,13 +105,13 @@ class ResumeFromArchiveITCase {
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void statelessStartsAfterRescalesResumeExactly(SinkLayout layout) throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-rescale", 24_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
+        try (FaultScenario s = FaultScenario.start("resume-rescale", 18_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
             s.awaitArchived(4_000);
             s.resume(s.stopWithSavepoint(), 3);
-            s.awaitArchived(9_000);
+            s.awaitArchived(8_000);
             s.cancel();
             s.restartWithoutState(Map.of("parallelism", "1"));
-            s.awaitArchived(15_000);
+            s.awaitArchived(12_000);
             s.cancel();
             s.restartWithoutState(Map.of("parallelism", "4"));
             s.finish();
@@ -120,11 +120,11 @@ class ResumeFromArchiveITCase {
 
     @Test
     void restoreFromASavepointOlderThanTheArchiveSkipsWhatALaterJobArchived() throws Exception {
-        try (FaultScenario s = FaultScenario.start("resume-old-savepoint", 16_000, 3_000, Map.of("parallelism", "2"))) {
+        try (FaultScenario s = FaultScenario.start("resume-old-savepoint", 12_000, 3_000, Map.of("parallelism", "2"))) {
             s.awaitArchived(3_000);
             String old = s.stopWithSavepoint();
             s.restartWithoutState(Map.of());
-            s.awaitArchived(8_000);
+            s.awaitArchived(7_000);
             s.cancel();
             s.resume(old, 2);
             s.finish();
