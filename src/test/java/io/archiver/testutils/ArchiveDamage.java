@@ -12,8 +12,10 @@ import org.apache.flink.core.fs.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,24 +25,31 @@ public final class ArchiveDamage {
     private ArchiveDamage() {}
 
     /**
-     * A file of the partition that is neither its first nor its last, so deleting it opens a hole (in the
-     * per-topic layout in the other partitions the file holds too).
+     * A file of the partition that is neither its first nor its last, nor, in the per-topic layout, the first or
+     * last of any other partition it holds: deleting it opens a hole inside every partition it holds. (A file that
+     * held another partition's first records would cut that partition's head instead, which no audit can tell from
+     * an archive that began later.)
      */
     public static ArchiveFile middleFile(List<ArchiveFile> files, int partition) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
-        List<ArchiveFile> ofPartition = new ArrayList<>();
+        Map<Integer, List<ArchiveFile>> byPartition = new HashMap<>();
         Map<ArchiveFile, Long> firstOffset = new HashMap<>();
         for (ArchiveFile f : files) {
-            if (f.partition() == partition) {
-                ofPartition.add(f);
-                List<Long> offsets = new ArrayList<>();
-                f.offsets(reader, offsets::add);
-                firstOffset.put(f, offsets.get(0));
-            }
+            List<Long> offsets = new ArrayList<>();
+            f.offsets(reader, offsets::add);
+            firstOffset.put(f, offsets.get(0));
+            byPartition.computeIfAbsent(f.partition(), p -> new ArrayList<>()).add(f);
         }
+        Set<String> ends = new HashSet<>();
+        byPartition.values().forEach(ofPartition -> {
+            ofPartition.sort(Comparator.comparing(firstOffset::get));
+            ends.add(ofPartition.get(0).path().toString());
+            ends.add(ofPartition.get(ofPartition.size() - 1).path().toString());
+        });
+        List<ArchiveFile> ofPartition = byPartition.getOrDefault(partition, List.of());
         assertThat(ofPartition).as("files of partition " + partition).hasSizeGreaterThan(2);
-        ofPartition.sort(Comparator.comparing(firstOffset::get));
-        return ofPartition.get(1);
+        return ofPartition.stream().filter(f -> !ends.contains(f.path().toString())).findFirst()
+                .orElseThrow(() -> new AssertionError("no file of partition " + partition + " lies inside every partition it holds: " + ofPartition));
     }
 
     /** Copies a file byte for byte. */

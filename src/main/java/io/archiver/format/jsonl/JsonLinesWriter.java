@@ -12,6 +12,8 @@ import io.archiver.registry.UndecodablePayload;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 import com.google.protobuf.Message;
 import com.github.luben.zstd.ZstdOutputStream;
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -47,6 +49,9 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
     private final OutputStream compressed;
     private final JsonGenerator out;
     private byte[] base64 = new byte[4096];
+    /** Avro values written as JSON straight from their bytes, and the decoder over them, both reused. */
+    private final AvroJson avroJson = new AvroJson();
+    private BinaryDecoder decoder;
 
     /** {@code level}: gzip's deflate level or zstd's level, unused for an uncompressed file. */
     JsonLinesWriter(JsonFactory json, OutputStream stream, PayloadFormats formats, RegistryPayloads payloads, JsonCompression compression, int level)
@@ -112,7 +117,8 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
             } else if (writer.proto() != null) {
                 ProtoJson.write(out, (Message) payloads.decode(payload, writer, writer));
             } else {
-                AvroJson.write(out, writer.avro(), payloads.decode(payload, writer, writer));
+                decoder = DecoderFactory.get().binaryDecoder(payload, RegistryPayloads.HEADER, payload.length - RegistryPayloads.HEADER, decoder);
+                avroJson.write(out, writer.avro(), decoder);
             }
         } catch (UndecodablePayload e) {
             throw e.afterValidation(r.toString());

@@ -27,7 +27,8 @@ import java.util.OptionalInt;
  * ({@code <topic>-value}, {@code <topic>-key}: the default subject names) when it first meets the topic, and from
  * the records it reads after: so a writer restarted after a failure does not go back to an older version's files
  * when its first record is of an older version. Topics whose subjects are named otherwise learn it from the
- * records only. Not thread-safe: one per sink subtask.
+ * records only, as do Protobuf topics (a subject's schema does not say which of its messages a record holds). Not
+ * thread-safe: one per sink subtask.
  */
 final class FileSchemaChooser {
 
@@ -120,7 +121,10 @@ final class FileSchemaChooser {
                 return Optional.empty();
             }
             try {
-                return Optional.of(registry.schema(id.getAsInt()));
+                RegisteredSchema latest = registry.schema(id.getAsInt());
+                // a Protobuf schema is a file of messages, and which one a record holds its own bytes say: the
+                // records of a Protobuf topic teach the newest version, as with other subject names
+                return latest.protoFile() != null ? Optional.empty() : Optional.of(latest);
             } catch (UndecodablePayload e) {
                 // a latest version the archiver cannot read: the records' own schemas decide
                 return Optional.empty();

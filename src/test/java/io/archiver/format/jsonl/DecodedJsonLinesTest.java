@@ -75,6 +75,48 @@ class DecodedJsonLinesTest {
     }
 
     @Test
+    void avroValuesOfEveryTypeAreWrittenAsPlainJsonFromTheirBytes() throws Exception {
+        Schema avro = new Schema.Parser().parse("""
+                {"type": "record", "name": "All", "fields": [
+                  {"name": "i", "type": "int"}, {"name": "l", "type": "long"}, {"name": "b", "type": "boolean"},
+                  {"name": "f", "type": "float"}, {"name": "d", "type": "double"}, {"name": "s", "type": "string"},
+                  {"name": "raw", "type": "bytes"}, {"name": "fx", "type": {"type": "fixed", "name": "Two", "size": 2}},
+                  {"name": "e", "type": {"type": "enum", "name": "Kind", "symbols": ["CARD", "CASH"]}},
+                  {"name": "a", "type": {"type": "array", "items": "int"}},
+                  {"name": "m", "type": {"type": "map", "values": "string"}},
+                  {"name": "day", "type": {"type": "int", "logicalType": "date"}},
+                  {"name": "inner", "type": ["null", {"type": "record", "name": "Inner", "fields": [{"name": "x", "type": "long"}]}]},
+                  {"name": "none", "type": ["null", "string"]}]}""");
+        GenericRecord all = new GenericData.Record(avro);
+        all.put("i", -7);
+        all.put("l", 1L << 40);
+        all.put("b", true);
+        all.put("f", Float.POSITIVE_INFINITY);
+        all.put("d", 2.5);
+        all.put("s", "say \"hé\"");
+        all.put("raw", ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        all.put("fx", new GenericData.Fixed(avro.getField("fx").schema(), new byte[] {(byte) 0xff, 0}));
+        all.put("e", new GenericData.EnumSymbol(avro.getField("e").schema(), "CASH"));
+        all.put("a", List.of(1, 2, 3));
+        all.put("m", new java.util.TreeMap<>(Map.of("k1", "v1", "k2", "v2")));
+        all.put("day", 20_000);
+        GenericRecord inner = new GenericData.Record(avro.getField("inner").schema().getTypes().get(1));
+        inner.put("x", 9L);
+        all.put("inner", inner);
+        all.put("none", null);
+        JsonLinesWriterFactory factory = new JsonLinesWriterFactory(
+                new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.AVRO, PayloadFormat.BYTES), JsonCompression.NONE, 0);
+        factory.useSchemas(id -> new RegisteredSchema(6, avro));
+        LocalPartFiles.write(dir.resolve("all.jsonl"), factory, List.of(record(0, RegistryPayloads.encode(6, avro, all)), record(1, RegistryPayloads.encode(6, avro, all))));
+        List<String> lines = Files.readAllLines(dir.resolve("all.jsonl"));
+        String expected = "\"value_schema_id\":6,\"value_decoded\":{\"i\":-7,\"l\":1099511627776,\"b\":true,\"f\":\"Infinity\",\"d\":2.5,"
+                + "\"s\":\"say \\\"hé\\\"\",\"raw\":\"AQID\",\"fx\":\"/wA=\",\"e\":\"CASH\",\"a\":[1,2,3],\"m\":{\"k1\":\"v1\",\"k2\":\"v2\"},"
+                + "\"day\":20000,\"inner\":{\"x\":9},\"none\":null}}";
+        assertThat(lines.get(0)).endsWith(expected);
+        assertThat(lines.get(1)).as("the second record, with the decoder reused").endsWith(expected);
+    }
+
+    @Test
     void protobufValuesAreWrittenAsPlainJsonBesideTheirBytes() throws Exception {
         com.google.protobuf.Descriptors.Descriptor payment = io.archiver.registry.ProtoSchemaParser.parse("""
                 syntax = "proto3";
