@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -100,7 +101,16 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
     /** Registers {@code schema} (AVRO, PROTOBUF or JSON) under {@code subject} and returns its id. */
     public int register(String subject, String type, String schema) throws IOException, InterruptedException {
+        return register(subject, type, schema, Map.of());
+    }
+
+    /**
+     * Registers {@code schema} under {@code subject} with schema references: each name (an Avro type's full name,
+     * an import path, a {@code $ref}) to the version 1 of a subject.
+     */
+    public int register(String subject, String type, String schema, Map<String, String> references) throws IOException, InterruptedException {
         ObjectNode body = JSON.createObjectNode().put("schema", schema).put("schemaType", type);
+        references.forEach((name, referenced) -> body.withArray("references").addObject().put("name", name).put("subject", referenced).put("version", 1));
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url() + "/subjects/" + subject + "/versions"))
                         .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                         .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))

@@ -2,6 +2,8 @@ package io.archiver.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -13,8 +15,11 @@ import java.util.Map;
  * The shape of a JSON Schema as typed columns see it: objects with declared properties, arrays, maps (objects
  * with only {@code additionalProperties}), strings, integers, numbers, booleans, and {@link Kind#JSON} for
  * everything a column cannot type (several types, {@code oneOf}/{@code anyOf}, no type at all), kept as JSON
- * text. Local references ({@code #/definitions/…}, {@code #/$defs/…}) are resolved; {@code "null"} among a
- * property's types only makes it optional, which every property is (JSON documents leave fields out).
+ * text. References are resolved: local ones ({@code #/definitions/…}, {@code #/$defs/…}) in their document, others
+ * ({@code address.json}, {@code address.json#/$defs/…}) in the schema the registry's schema references name so
+ * (the reference's name as the {@code $ref} gives it, or as it resolves against the {@code $id} of the schema
+ * that refers); {@code "null"} among a property's types only makes it optional, which every property is (JSON
+ * documents leave fields out).
  */
 public record JsonSchemaType(Kind kind, Map<String, JsonSchemaType> properties, JsonSchemaType items) {
 
@@ -24,58 +29,101 @@ public record JsonSchemaType(Kind kind, Map<String, JsonSchemaType> properties, 
     private static final JsonSchemaType JSON = new JsonSchemaType(Kind.JSON, Map.of(), null);
 
     /**
-     * The shape of {@code schema}.
+     * The shape of {@code schema}, which refers to no other schema.
      *
      * @throws IllegalArgumentException if a reference is not local or does not resolve, or the schema is recursive
      */
     public static JsonSchemaType of(JsonNode schema) {
-        return of(schema, schema, new IdentityHashMap<>());
+        return of(schema, Map.of());
     }
 
-    private static JsonSchemaType of(JsonNode node, JsonNode root, Map<JsonNode, Boolean> open) {
-        if (node == null || !node.isObject()) {
-            return JSON;
-        }
-        if (node.has("$ref")) {
-            String ref = node.get("$ref").asText();
-            if (!ref.startsWith("#/")) {
-                throw new IllegalArgumentException("reference " + ref + " is not local to the schema");
-            }
-            JsonNode target = root.at(ref.substring(1));
-            if (target.isMissingNode()) {
-                throw new IllegalArgumentException("reference " + ref + " does not resolve");
-            }
-            if (open.put(target, Boolean.TRUE) != null) {
-                throw new IllegalArgumentException("reference " + ref + " is recursive: columns cannot hold it");
-            }
-            JsonSchemaType resolved = of(target, root, open);
-            open.remove(target);
-            return resolved;
-        }
-        String type = type(node.get("type"));
-        if (type == null) {
-            return node.has("properties") ? object(node, root, open) : JSON;
-        }
-        return switch (type) {
-            case "object" -> node.has("properties") ? object(node, root, open)
-                    : node.path("additionalProperties").isObject()
-                            ? new JsonSchemaType(Kind.MAP, Map.of(), of(node.get("additionalProperties"), root, open)) : JSON;
-            case "array" -> node.path("items").isObject() ? new JsonSchemaType(Kind.ARRAY, Map.of(), of(node.get("items"), root, open)) : JSON;
-            case "string" -> new JsonSchemaType(Kind.STRING, Map.of(), null);
-            case "integer" -> new JsonSchemaType(Kind.INTEGER, Map.of(), null);
-            case "number" -> new JsonSchemaType(Kind.NUMBER, Map.of(), null);
-            case "boolean" -> new JsonSchemaType(Kind.BOOLEAN, Map.of(), null);
-            default -> JSON;
-        };
+    /**
+     * The shape of {@code schema}, whose references to other schemas resolve to {@code references} (each schema
+     * by its reference name).
+     *
+     * @throws IllegalArgumentException if a reference does not resolve, or the schema is recursive
+     */
+    public static JsonSchemaType of(JsonNode schema, Map<String, JsonNode> references) {
+        return new Shapes(references).of(schema, schema);
     }
 
-    private static JsonSchemaType object(JsonNode node, JsonNode root, Map<JsonNode, Boolean> open) {
-        Map<String, JsonSchemaType> properties = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.get("properties").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> p = it.next();
-            properties.put(p.getKey(), of(p.getValue(), root, open));
+    /** One schema's shapes: its references, and the references being resolved (to refuse recursion). */
+    private static final class Shapes {
+
+        private final Map<String, JsonNode> references;
+        private final Map<JsonNode, Boolean> open = new IdentityHashMap<>();
+
+        Shapes(Map<String, JsonNode> references) {
+            this.references = references;
         }
-        return properties.isEmpty() ? JSON : new JsonSchemaType(Kind.OBJECT, properties, null);
+
+        private JsonSchemaType of(JsonNode node, JsonNode root) {
+            if (node == null || !node.isObject()) {
+                return JSON;
+            }
+            if (node.has("$ref")) {
+                String ref = node.get("$ref").asText();
+                int hash = ref.indexOf('#');
+                JsonNode document = hash == 0 ? root : referenced(hash < 0 ? ref : ref.substring(0, hash), root);
+                JsonNode target = hash < 0 ? document : document.at(ref.substring(hash + 1));
+                if (target.isMissingNode()) {
+                    throw new IllegalArgumentException("reference " + ref + " does not resolve");
+                }
+                if (open.put(target, Boolean.TRUE) != null) {
+                    throw new IllegalArgumentException("reference " + ref + " is recursive: columns cannot hold it");
+                }
+                JsonSchemaType resolved = of(target, document);
+                open.remove(target);
+                return resolved;
+            }
+            String type = type(node.get("type"));
+            if (type == null) {
+                return node.has("properties") ? object(node, root) : JSON;
+            }
+            return switch (type) {
+                case "object" -> node.has("properties") ? object(node, root)
+                        : node.path("additionalProperties").isObject()
+                                ? new JsonSchemaType(Kind.MAP, Map.of(), of(node.get("additionalProperties"), root)) : JSON;
+                case "array" -> node.path("items").isObject() ? new JsonSchemaType(Kind.ARRAY, Map.of(), of(node.get("items"), root)) : JSON;
+                case "string" -> new JsonSchemaType(Kind.STRING, Map.of(), null);
+                case "integer" -> new JsonSchemaType(Kind.INTEGER, Map.of(), null);
+                case "number" -> new JsonSchemaType(Kind.NUMBER, Map.of(), null);
+                case "boolean" -> new JsonSchemaType(Kind.BOOLEAN, Map.of(), null);
+                default -> JSON;
+            };
+        }
+
+        private JsonSchemaType object(JsonNode node, JsonNode root) {
+            Map<String, JsonSchemaType> properties = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.get("properties").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> p = it.next();
+                properties.put(p.getKey(), of(p.getValue(), root));
+            }
+            return properties.isEmpty() ? JSON : new JsonSchemaType(Kind.OBJECT, properties, null);
+        }
+
+        /** The schema {@code uri} names among the references: by name, or resolved against the referring schema's {@code $id}. */
+        private JsonNode referenced(String uri, JsonNode root) {
+            JsonNode named = references.get(uri);
+            if (named == null && root.path("$id").isTextual()) {
+                try {
+                    URI base = new URI(root.get("$id").asText());
+                    String absolute = base.resolve(uri).toString();
+                    for (Map.Entry<String, JsonNode> reference : references.entrySet()) {
+                        if (base.resolve(reference.getKey()).toString().equals(absolute)) {
+                            named = reference.getValue();
+                        }
+                    }
+                } catch (URISyntaxException | IllegalArgumentException e) {
+                    // not a URI: only the names themselves can match
+                }
+            }
+            if (named == null) {
+                throw new IllegalArgumentException("reference " + uri + " is neither local nor among the schema's references "
+                        + (references.isEmpty() ? "(it has none)" : references.keySet()));
+            }
+            return named;
+        }
     }
 
     /** The one non-null type of {@code type} (a string or an array of them), or null when none or several. */

@@ -16,6 +16,7 @@ import com.google.protobuf.TimestampProto;
 import com.google.protobuf.WrappersProto;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,8 +24,8 @@ import java.util.Map;
  * Parses the {@code .proto} text a registry holds for a Protobuf schema into a descriptor: {@code syntax},
  * {@code package}, messages (nested), enums, fields with their labels, {@code map<K, V>} and {@code oneof};
  * options, reserved ranges, services and extensions are read past. Imports of Google's well-known types
- * ({@code google/protobuf/timestamp.proto}, …) resolve to protobuf-java's own; any other import is a reference to
- * another subject, which the archiver does not resolve yet.
+ * ({@code google/protobuf/timestamp.proto}, …) resolve to protobuf-java's own; any other import to a file the
+ * schema's references name (the registry's schema references: an import path and the subject version holding it).
  */
 public final class ProtoSchemaParser {
 
@@ -46,26 +47,50 @@ public final class ProtoSchemaParser {
             Map.entry("bool", FieldDescriptorProto.Type.TYPE_BOOL), Map.entry("string", FieldDescriptorProto.Type.TYPE_STRING),
             Map.entry("bytes", FieldDescriptorProto.Type.TYPE_BYTES));
 
+    /** The name of the file a registry's schema is parsed as (the files it imports are named by their import paths). */
+    private static final String FILE_NAME = "registry-schema.proto";
+
     private final List<String> tokens;
+    private final Map<String, Descriptors.FileDescriptor> imports;
     private int next;
     private boolean proto3;
 
-    private ProtoSchemaParser(String text) {
+    private ProtoSchemaParser(String text, Map<String, Descriptors.FileDescriptor> imports) {
         this.tokens = tokenize(text);
+        this.imports = imports;
     }
 
     /**
-     * The file descriptor of {@code text}.
+     * The file descriptor of {@code text}, which imports no file but Google's well-known types.
      *
-     * @throws IllegalArgumentException if the text does not parse, imports a schema that is not a well-known type,
-     *     or does not link (an unknown type name)
+     * @throws IllegalArgumentException if the text does not parse, imports another file, or does not link (an
+     *     unknown type name)
      */
     public static Descriptors.FileDescriptor parse(String text) {
-        return new ProtoSchemaParser(text).file();
+        return parse(text, Map.of());
     }
 
-    private Descriptors.FileDescriptor file() {
-        FileDescriptorProto.Builder file = FileDescriptorProto.newBuilder().setName("registry-schema.proto");
+    /**
+     * The file descriptor of {@code text}, whose imports are Google's well-known types and the files of
+     * {@code references} (the {@code .proto} text of each by its import path, a file after those it imports).
+     *
+     * @throws IllegalArgumentException if a text does not parse, imports a file neither well known nor among the
+     *     references, or does not link (an unknown type name)
+     */
+    public static Descriptors.FileDescriptor parse(String text, Map<String, String> references) {
+        Map<String, Descriptors.FileDescriptor> files = new HashMap<>();
+        for (Map.Entry<String, String> reference : references.entrySet()) {
+            try {
+                files.put(reference.getKey(), new ProtoSchemaParser(reference.getValue(), files).file(reference.getKey()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("its reference " + reference.getKey() + ": " + e.getMessage(), e);
+            }
+        }
+        return new ProtoSchemaParser(text, files).file(FILE_NAME);
+    }
+
+    private Descriptors.FileDescriptor file(String name) {
+        FileDescriptorProto.Builder file = FileDescriptorProto.newBuilder().setName(name);
         List<Descriptors.FileDescriptor> dependencies = new ArrayList<>();
         while (next < tokens.size()) {
             String t = take();
@@ -89,9 +114,10 @@ public final class ProtoSchemaParser {
                     }
                     path = unquote(path);
                     expect(";");
-                    Descriptors.FileDescriptor known = WELL_KNOWN.get(path);
+                    Descriptors.FileDescriptor known = WELL_KNOWN.containsKey(path) ? WELL_KNOWN.get(path) : imports.get(path);
                     if (known == null) {
-                        throw new IllegalArgumentException("it imports " + path + ", another schema: references are not resolved yet");
+                        throw new IllegalArgumentException("it imports " + path + ", which is neither a well-known type nor among its schema references "
+                                + (imports.isEmpty() ? "(it has none)" : imports.keySet()));
                     }
                     file.addDependency(path);
                     dependencies.add(known);

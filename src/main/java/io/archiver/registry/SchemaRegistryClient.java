@@ -28,9 +28,11 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -41,7 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A small client over the documented API rather than a vendor's: Confluent's client is not on Maven Central,
  * Apicurio's speaks its own API first and brings a large dependency tree; the archiver needs two read-only calls
- * (a schema by id, a subject's latest version).
+ * (a schema by id with the subject versions it references, a subject's latest version).
  */
 public final class SchemaRegistryClient implements SchemaSource {
 
@@ -102,26 +104,34 @@ public final class SchemaRegistryClient implements SchemaSource {
             throw new UndecodablePayload("has schema id " + id + ", but " + e.getMessage());
         }
         String type = body.path("schemaType").asText(RegisteredSchema.AVRO);
-        if (body.has("references") && body.get("references").size() > 0) {
-            throw new UndecodablePayload("has schema id " + id + ", which references other schemas: the archiver does not resolve references yet");
-        }
+        Map<String, String> references = new LinkedHashMap<>();
+        referenced(body.path("references"), id, references, new HashSet<>());
         RegisteredSchema schema;
         String text = body.path("schema").asText();
         if (type.equals(RegisteredSchema.AVRO)) {
             try {
-                schema = new RegisteredSchema(id, new Schema.Parser().parse(text));
+                // the named types of the references first, each after those it uses: the schema's own names resolve to them
+                Schema.Parser parser = new Schema.Parser();
+                for (String referenced : references.values()) {
+                    parser.parse(referenced);
+                }
+                schema = new RegisteredSchema(id, parser.parse(text));
             } catch (SchemaParseException e) {
                 throw new UndecodablePayload("has schema id " + id + ", which is not a valid Avro schema (" + e.getMessage() + ")");
             }
         } else if (type.equals(RegisteredSchema.JSON)) {
             try {
-                schema = new RegisteredSchema(id, JsonSchemaType.of(JSON.readTree(text)));
+                Map<String, JsonNode> documents = new LinkedHashMap<>();
+                for (Map.Entry<String, String> referenced : references.entrySet()) {
+                    documents.put(referenced.getKey(), JSON.readTree(referenced.getValue()));
+                }
+                schema = new RegisteredSchema(id, JsonSchemaType.of(JSON.readTree(text), documents));
             } catch (IOException | IllegalArgumentException e) {
                 throw new UndecodablePayload("has schema id " + id + ", a JSON Schema the archiver cannot use (" + e.getMessage() + ")");
             }
         } else if (type.equals(RegisteredSchema.PROTOBUF)) {
             try {
-                schema = new RegisteredSchema(id, ProtoSchemaParser.parse(text));
+                schema = new RegisteredSchema(id, ProtoSchemaParser.parse(text, references));
             } catch (IllegalArgumentException e) {
                 throw new UndecodablePayload("has schema id " + id + ", a Protobuf schema the archiver cannot use (" + e.getMessage() + ")");
             }
@@ -132,6 +142,39 @@ public final class SchemaRegistryClient implements SchemaSource {
             cache.put(id, schema);
         }
         return schema;
+    }
+
+    /**
+     * Adds to {@code into} the text of every schema {@code references} (a registry answer's {@code references}: name,
+     * subject, version) names, directly or through the references of those, each once by its name and after those it
+     * references itself: the order in which they can be parsed. Asked of the registry as
+     * {@code GET /subjects/{subject}/versions/{version}}; not cached apart, as the schema that needs them is.
+     */
+    private void referenced(JsonNode references, int id, Map<String, String> into, Set<String> open)
+            throws UndecodablePayload, RegistryUnavailableException {
+        for (JsonNode reference : references) {
+            String name = reference.path("name").asText();
+            String subject = reference.path("subject").asText();
+            int number = reference.path("version").asInt(-1);
+            String version = number < 0 ? "latest" : Integer.toString(number);
+            if (into.containsKey(name)) {
+                continue;
+            }
+            if (!open.add(subject + "/" + version)) {
+                throw new UndecodablePayload("has schema id " + id + ", whose references form a cycle through version " + version + " of subject " + subject);
+            }
+            JsonNode body;
+            try {
+                body = get("/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions/" + version,
+                        "version " + version + " of subject " + subject);
+            } catch (UndecodablePayload e) {
+                throw new UndecodablePayload("has schema id " + id + ", which references " + name + " (version " + version + " of subject "
+                        + subject + "), but " + e.getMessage());
+            }
+            referenced(body.path("references"), id, into, open);
+            open.remove(subject + "/" + version);
+            into.put(name, body.path("schema").asText());
+        }
     }
 
     /**

@@ -156,7 +156,7 @@ public final class RestoreJob {
             String key = RESTORE_CHECKPOINT_INTERVAL.key();
             throw new ConfigException(key + " (" + interval.toMillis() + " ms) is too long for this restore: each checkpoint's "
                     + "Kafka transaction must end well within the brokers' transaction.max.timeout.ms (" + timeout + " ms). Set "
-                    + key + " to at most " + timeout / 2 + " ms, e.g. -D " + key + "=" + Math.max(1, timeout / 4000) + "s.");
+                    + key + " to at most " + timeout / 2 + " ms, e.g. -D " + key + "=" + timeout / 4 + "ms.");
         }
         return timeout;
     }

@@ -1,6 +1,9 @@
 package io.archiver.registry;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +18,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,12 +33,14 @@ class SchemaRegistryClientTest {
 
     private static final String SCHEMA = "{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"a\", \"type\": \"int\"}]}";
     private static final String PASSWORD = "registry-secret-9f3";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir Path dir;
 
     private final List<String> authorizations = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger unavailableFor = new AtomicInteger();
+    private final Map<String, String> answers = new ConcurrentHashMap<>();
     private HttpServer server;
 
     @AfterEach
@@ -62,6 +68,9 @@ class SchemaRegistryClientTest {
             } else if (exchange.getRequestURI().getPath().equals("/schemas/ids/1")) {
                 status = 200;
                 body = ("{\"schema\": " + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(SCHEMA) + "}").getBytes(StandardCharsets.UTF_8);
+            } else if (answers.containsKey(exchange.getRequestURI().getPath())) {
+                status = 200;
+                body = answers.get(exchange.getRequestURI().getPath()).getBytes(StandardCharsets.UTF_8);
             } else {
                 status = 404;
                 body = "{\"error_code\": 40403}".getBytes(StandardCharsets.UTF_8);
@@ -90,6 +99,44 @@ class SchemaRegistryClientTest {
         assertThat(client.schema(1).id()).isEqualTo(1);
         assertThat(requests.get()).as("the second lookup is served from the cache").isEqualTo(1);
         assertThat(settings(List.of("http://x"), PASSWORD).toString()).doesNotContain(PASSWORD).doesNotContain("registry.properties");
+    }
+
+    @Test
+    void referencedSchemasAreFetchedByTheirSubjectVersionsAndResolvedForEveryType() throws Exception {
+        answer("/schemas/ids/7", "AVRO", "{\"type\": \"record\", \"name\": \"Order\", \"namespace\": \"io.shop\", \"fields\": "
+                + "[{\"name\": \"ship\", \"type\": \"io.shop.Address\"}, {\"name\": \"bill\", \"type\": \"io.shop.Address\"}]}",
+                "io.shop.Address", "address", 1);
+        answer("/subjects/address/versions/1", "AVRO", "{\"type\": \"record\", \"name\": \"Address\", \"namespace\": \"io.shop\", \"fields\": "
+                + "[{\"name\": \"country\", \"type\": \"io.shop.Country\"}]}", "io.shop.Country", "country", 2);
+        answer("/subjects/country/versions/2", "AVRO", "{\"type\": \"enum\", \"name\": \"Country\", \"namespace\": \"io.shop\", \"symbols\": [\"DE\", \"FR\"]}");
+        answer("/schemas/ids/8", "PROTOBUF", "syntax = \"proto3\"; package shop; import \"shop/money.proto\"; message Order { Money total = 1; }",
+                "shop/money.proto", "money", 1);
+        answer("/subjects/money/versions/1", "PROTOBUF", "syntax = \"proto3\"; package shop; message Money { int64 cents = 1; }");
+        answer("/schemas/ids/9", "JSON", "{\"$id\": \"https://example.com/order.json\", \"type\": \"object\", \"properties\": "
+                + "{\"ship\": {\"$ref\": \"address.json#/$defs/Address\"}}}", "https://example.com/address.json", "address-json", 1);
+        answer("/subjects/address-json/versions/1", "JSON", "{\"$defs\": {\"Address\": {\"type\": \"object\", \"properties\": {\"zip\": {\"type\": \"integer\"}}}}}");
+        answer("/schemas/ids/10", "AVRO", "{\"type\": \"record\", \"name\": \"Late\", \"fields\": [{\"name\": \"g\", \"type\": \"io.shop.Gone\"}]}",
+                "io.shop.Gone", "gone", 3);
+        SchemaRegistryClient client = new SchemaRegistryClient(settings(List.of(start()), PASSWORD));
+
+        Schema order = client.schema(7).avro();
+        assertThat(order.getField("ship").schema().getField("country").schema().getEnumSymbols()).containsExactly("DE", "FR");
+        assertThat(order.getField("bill").schema()).isSameAs(order.getField("ship").schema());
+        assertThat(client.schema(8).protoFile().findMessageTypeByName("Order").findFieldByName("total").getMessageType().getFullName()).isEqualTo("shop.Money");
+        assertThat(client.schema(9).json().properties().get("ship").properties().get("zip").kind()).isEqualTo(JsonSchemaType.Kind.INTEGER);
+        assertThatThrownBy(() -> client.schema(10)).isInstanceOf(UndecodablePayload.class)
+                .hasMessageStartingWith("has schema id 10, which references io.shop.Gone (version 3 of subject gone), but the schema registry http://127.0.0.1:")
+                .hasMessageEndingWith("answered HTTP 404 (error code 40403)");
+    }
+
+    /** What the registry answers at {@code path}: a schema of {@code type} and its references (name, subject, version triples). */
+    private void answer(String path, String type, String schema, Object... references) throws Exception {
+        ObjectNode body = JSON.createObjectNode().put("schema", schema).put("schemaType", type);
+        for (int i = 0; i < references.length; i += 3) {
+            body.withArray("references").addObject().put("name", (String) references[i]).put("subject", (String) references[i + 1])
+                    .put("version", (Integer) references[i + 2]);
+        }
+        answers.put(path, JSON.writeValueAsString(body));
     }
 
     @Test

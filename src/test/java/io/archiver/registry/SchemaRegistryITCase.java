@@ -303,6 +303,109 @@ class SchemaRegistryITCase {
         assertThat(rows).isEqualTo(400);
     }
 
+    @Test
+    void schemasThatReferenceOtherSubjectsAreResolvedIntoTypedColumnsForAvroProtobufAndJsonSchema() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String avroTopic = SharedStack.uniqueName("ref-avro");
+        String protoTopic = SharedStack.uniqueName("ref-proto");
+        String jsonTopic = SharedStack.uniqueName("ref-json");
+        for (String topic : List.of(avroTopic, protoTopic, jsonTopic)) {
+            stack.kafka().createTopic(topic, PARTITIONS);
+        }
+        // Avro: Order uses Address, which uses Country, each in its own subject (a chain of references)
+        String country = "{\"type\": \"record\", \"name\": \"Country\", \"namespace\": \"io.shop\", \"fields\": [{\"name\": \"code\", \"type\": \"string\"}]}";
+        String address = "{\"type\": \"record\", \"name\": \"Address\", \"namespace\": \"io.shop\", \"fields\": [{\"name\": \"city\", \"type\": \"string\"},"
+                + " {\"name\": \"country\", \"type\": \"io.shop.Country\"}]}";
+        String order = "{\"type\": \"record\", \"name\": \"Order\", \"namespace\": \"io.shop\", \"fields\": [{\"name\": \"id\", \"type\": \"long\"},"
+                + " {\"name\": \"ship\", \"type\": \"io.shop.Address\"}]}";
+        registry.register(avroTopic + "-country", "AVRO", country);
+        registry.register(avroTopic + "-address", "AVRO", address, Map.of("io.shop.Country", avroTopic + "-country"));
+        int avroId = registry.register(avroTopic + "-value", "AVRO", order, Map.of("io.shop.Address", avroTopic + "-address"));
+        Schema.Parser parser = new Schema.Parser();
+        Schema countrySchema = parser.parse(country);
+        Schema addressSchema = parser.parse(address);
+        Schema orderSchema = parser.parse(order);
+        produce(avroTopic, 0, 200, i -> {
+            GenericRecord c = new GenericData.Record(countrySchema);
+            c.put("code", "C" + i % 5);
+            GenericRecord a = new GenericData.Record(addressSchema);
+            a.put("city", "city-" + i % 7);
+            a.put("country", c);
+            GenericRecord o = new GenericData.Record(orderSchema);
+            o.put("id", (long) i);
+            o.put("ship", a);
+            return RegistryPayloads.encode(avroId, orderSchema, o);
+        });
+        // Protobuf: an order importing a money message from another subject, and a well-known type
+        String money = """
+                syntax = "proto3";
+                package shop.common;
+                message Money { string currency = 1; int64 cents = 2; }
+                """;
+        String protoOrder = """
+                syntax = "proto3";
+                package shop;
+                import "shop/common/money.proto";
+                import "google/protobuf/timestamp.proto";
+                message Order { int64 id = 1; shop.common.Money total = 2; google.protobuf.Timestamp placed = 3; }
+                """;
+        registry.register(protoTopic + "-money", "PROTOBUF", money);
+        int protoId = registry.register(protoTopic + "-value", "PROTOBUF", protoOrder, Map.of("shop/common/money.proto", protoTopic + "-money"));
+        com.google.protobuf.Descriptors.Descriptor protoOrderType = ProtoSchemaParser.parse(protoOrder, Map.of("shop/common/money.proto", money))
+                .findMessageTypeByName("Order");
+        com.google.protobuf.Descriptors.Descriptor moneyType = protoOrderType.findFieldByName("total").getMessageType();
+        produce(protoTopic, 0, 200, i -> {
+            byte[] message = com.google.protobuf.DynamicMessage.newBuilder(protoOrderType)
+                    .setField(protoOrderType.findFieldByName("id"), (long) i)
+                    .setField(protoOrderType.findFieldByName("total"), com.google.protobuf.DynamicMessage.newBuilder(moneyType)
+                            .setField(moneyType.findFieldByName("currency"), "EUR").setField(moneyType.findFieldByName("cents"), (long) i * 100).build())
+                    .build().toByteArray();
+            byte[] payload = new byte[6 + message.length]; // header, then the message indexes [0] as one 0 byte
+            java.nio.ByteBuffer.wrap(payload).put((byte) 0).putInt(protoId).put((byte) 0).put(message);
+            return payload;
+        });
+        // JSON Schema: a $ref to a schema in another subject, by the reference's name
+        registry.register(jsonTopic + "-address", "JSON", """
+                {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}}}""");
+        int jsonId = registry.register(jsonTopic + "-value", "JSON", """
+                {"type": "object", "properties": {"id": {"type": "integer"}, "ship": {"$ref": "address.json"}}}""",
+                Map.of("address.json", jsonTopic + "-address"));
+        produce(jsonTopic, 0, 200, i -> wire(jsonId, "{\"id\": " + i + ", \"ship\": {\"city\": \"city-" + i % 7 + "\", \"zip\": " + (1000 + i) + "}}"));
+
+        Map<String, String> settings = stack.jobSettings(avroTopic + "," + protoTopic + "," + jsonTopic, avroTopic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "schema-registry");
+        settings.put("schema-registry.url", registry.url());
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("references " + avroTopic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+        List<ArchiveRecord> truth = new ArrayList<>();
+        for (String topic : List.of(avroTopic, protoTopic, jsonTopic)) {
+            truth.addAll(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+        }
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);
+        Path copy = copyArchive(config.sinkPath());
+        assertThat(duckDbRows(copy, avroTopic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.country.code"))
+                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("city-" + Long.parseLong(row.get(0)) % 7 + "/C" + Long.parseLong(row.get(0)) % 5));
+        assertThat(duckDbRows(copy, protoTopic, "value_decoded.id, value_decoded.total.currency || ' ' || value_decoded.total.cents"))
+                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("EUR " + Long.parseLong(row.get(0)) * 100));
+        assertThat(duckDbRows(copy, jsonTopic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.zip"))
+                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("city-" + Long.parseLong(row.get(0)) % 7 + "/" + (1000 + Long.parseLong(row.get(0)))));
+    }
+
+    /** Two columns of every row of {@code topic}'s files in the archive copy {@code copy}, as DuckDB reads them. */
+    private static List<List<String>> duckDbRows(Path copy, String topic, String columns) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT " + columns + " FROM read_parquet('" + copy + "/topic=" + topic + "/**/*.parquet')")) {
+            while (rs.next()) {
+                rows.add(List.of(rs.getString(1), rs.getString(2)));
+            }
+        }
+        return rows;
+    }
+
     private static byte[] wire(int id, String json) {
         byte[] document = json.getBytes(StandardCharsets.UTF_8);
         byte[] payload = new byte[5 + document.length];

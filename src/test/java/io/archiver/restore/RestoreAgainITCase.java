@@ -231,7 +231,8 @@ class RestoreAgainITCase {
             settings.put("restore.checkpoint-interval", "1 s");
             Cli.Result refused = Cli.run(ArchiverConfig.of(settings), "restore");
             assertThat(refused.code()).as(refused.out()).isEqualTo(2);
-            assertThat(refused.out()).contains("restore.checkpoint-interval (1000 ms) is too long").contains("transaction.max.timeout.ms (1500 ms)");
+            assertThat(refused.out()).contains("restore.checkpoint-interval (1000 ms) is too long").contains("transaction.max.timeout.ms (1500 ms)")
+                    .contains("at most 750 ms, e.g. -D restore.checkpoint-interval=375ms");
 
             settings.put("restore.checkpoint-interval", "500 ms");
             long began = System.nanoTime();

@@ -98,21 +98,22 @@ final class FileSchemaChooser {
             this.subjectSuffix = subjectSuffix;
         }
 
-        /** The newest known schema of {@code topic}'s side; the registry's latest of its subject when first asked. */
-        RegisteredSchema of(String topic) throws IOException {
-            Optional<RegisteredSchema> known = byTopic.get(topic);
-            if (known == null) {
-                known = latestRegistered(topic);
-                byTopic.put(topic, known);
-            }
-            return known.orElse(null);
+        /** The newest known schema of {@code topic}'s side, once {@link #saw} met the topic. */
+        RegisteredSchema of(String topic) {
+            return byTopic.getOrDefault(topic, Optional.empty()).orElse(null);
         }
 
+        /**
+         * Learns from a record's {@code writer} schema; on the topic's first record, also from the registry's latest
+         * version of its subject, unless the record is Protobuf (see the class comment: no request for nothing).
+         */
         void saw(String topic, RegisteredSchema writer) throws IOException {
-            RegisteredSchema latest = of(topic);
-            if (latest == null || writer.id() > latest.id()) {
-                byTopic.put(topic, Optional.of(writer));
+            Optional<RegisteredSchema> known = byTopic.get(topic);
+            if (known == null) {
+                known = writer.protoFile() != null ? Optional.empty() : latestRegistered(topic);
             }
+            RegisteredSchema latest = known.orElse(null);
+            byTopic.put(topic, latest == null || writer.id() > latest.id() ? Optional.of(writer) : known);
         }
 
         private Optional<RegisteredSchema> latestRegistered(String topic) throws IOException {

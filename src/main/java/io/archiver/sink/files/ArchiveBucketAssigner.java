@@ -38,11 +38,12 @@ public final class ArchiveBucketAssigner implements BucketAssigner<ArchiveRecord
         Folder folder = last;
         String topic = record.getTopic();
         int partition = record.getPartition();
+        int folderPartition = layout == SinkLayout.PER_TOPIC ? 0 : partition;
         long timestamp = record.getTimestamp();
-        if (folder != null && folder.holds(topic, layout == SinkLayout.PER_TOPIC ? 0 : partition, timestamp)) {
+        if (folder != null && folder.holds(topic, folderPartition, timestamp)) {
             return folder.bucket();
         }
-        folder = new Folder(topic, layout == SinkLayout.PER_TOPIC ? 0 : partition, ArchiveLayout.timeFolderStart(timestamp, time),
+        folder = new Folder(topic, folderPartition, ArchiveLayout.timeFolderStart(timestamp, time),
                 ArchiveLayout.timeFolderEnd(timestamp, time), ArchiveLayout.bucket(topic, partition, timestamp, time, layout));
         last = folder;
         return folder.bucket();
