@@ -49,6 +49,7 @@ public final class RegistryPayloads {
     private final Map<Long, Boolean> readable = new HashMap<>();
     private final Map<String, Boolean> protoReadable = new HashMap<>();
     private final Map<String, RegisteredSchema> messages = new HashMap<>();
+    private final ProtoWellKnownTypes.TimestampCheck timestamps = new ProtoWellKnownTypes.TimestampCheck();
     private BinaryDecoder decoder;
     /** The last schema looked up: a partition's records mostly share one. */
     private RegisteredSchema last;
@@ -175,13 +176,18 @@ public final class RegistryPayloads {
     /**
      * Checks that the payload decodes with its writer's schema without building the datum: every field is read
      * past (strings and bytes by their length), enum and union indexes are checked, and nothing may follow the
-     * datum. What {@link #decode} with the same schema reads without an error.
+     * datum; Protobuf Timestamps must lie in their valid range (typed columns hold them as timestamps). What
+     * {@link #decode} with the same schema reads without an error.
      *
      * @throws UndecodablePayload if the bytes do not decode with the writer's schema, or hold more than one datum
      */
     public void check(byte[] payload, RegisteredSchema writer) throws UndecodablePayload {
         if (writer.proto() != null) {
-            proto(payload, writer, writer.proto());
+            String invalid = timestamps.invalidField(proto(payload, writer, writer.proto()));
+            if (invalid != null) {
+                throw new UndecodablePayload("holds a google.protobuf.Timestamp outside 0001-01-01 to 9999-12-31 (or nanos outside 0 to 999999999) in field '"
+                        + invalid + "' (schema id " + writer.id() + ")");
+            }
             return;
         }
         if (writer.json() != null) {

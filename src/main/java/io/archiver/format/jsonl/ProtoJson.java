@@ -1,5 +1,7 @@
 package io.archiver.format.jsonl;
 
+import io.archiver.registry.ProtoWellKnownTypes;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors;
@@ -13,7 +15,8 @@ import java.util.Base64;
  * A Protobuf message as plain JSON, as query engines read JSON: fields by their .proto names (fields with presence
  * only when set, proto3 scalars always), repeated fields arrays, maps objects keyed by the key's text, enums their
  * value's name, bytes base64, 64-bit integers numbers (uint64 and fixed64 as unsigned), floats that are not finite
- * strings.
+ * strings; a {@code google.protobuf.Timestamp} an RFC 3339 string, a wrapper its value (as the proto3 JSON mapping
+ * has them).
  */
 final class ProtoJson {
 
@@ -48,7 +51,17 @@ final class ProtoJson {
 
     private static void value(JsonGenerator out, FieldDescriptor f, Object value) throws IOException {
         switch (f.getType()) {
-            case MESSAGE, GROUP -> write(out, (Message) value);
+            case MESSAGE, GROUP -> {
+                Message message = (Message) value;
+                FieldDescriptor wrapped = ProtoWellKnownTypes.wrapped(message.getDescriptorForType());
+                if (ProtoWellKnownTypes.isTimestamp(message.getDescriptorForType())) {
+                    out.writeString(ProtoWellKnownTypes.rfc3339(message));
+                } else if (wrapped != null) {
+                    value(out, wrapped, message.getField(wrapped));
+                } else {
+                    write(out, message);
+                }
+            }
             case INT32, SINT32, SFIXED32 -> out.writeNumber((Integer) value);
             case UINT32, FIXED32 -> out.writeNumber(Integer.toUnsignedLong((Integer) value));
             case INT64, SINT64, SFIXED64 -> out.writeNumber((Long) value);

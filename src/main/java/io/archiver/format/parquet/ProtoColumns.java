@@ -1,5 +1,7 @@
 package io.archiver.format.parquet;
 
+import io.archiver.registry.ProtoWellKnownTypes;
+
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -22,7 +24,8 @@ import java.util.Map;
  * value, defaults included), repeated fields the standard LIST, map fields the standard MAP, {@code oneof} members
  * optional fields of their own; int32/sint32/sfixed32 INT32, uint32/fixed32 INT64, int64/sint64/sfixed64 INT64,
  * uint64/fixed64 INT64 (UINT_64), float, double, bool, string STRING, bytes BINARY, enums ENUM (the value's name).
- * Field names are the .proto names.
+ * Field names are the .proto names. Well-known types hold what they stand for ({@link ProtoWellKnownTypes}): a
+ * {@code google.protobuf.Timestamp} is a TIMESTAMP (microseconds, UTC), a wrapper its value's column.
  */
 final class ProtoColumns {
 
@@ -66,8 +69,17 @@ final class ProtoColumns {
     }
 
     private static Type single(String name, FieldDescriptor f, Type.Repetition repetition, Map<Descriptors.Descriptor, Boolean> open) {
+        if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+            Descriptors.Descriptor message = f.getMessageType();
+            FieldDescriptor wrapped = ProtoWellKnownTypes.wrapped(message);
+            if (ProtoWellKnownTypes.isTimestamp(message)) {
+                return Types.primitive(PrimitiveTypeName.INT64, repetition)
+                        .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
+            }
+            return wrapped != null ? single(name, wrapped, repetition, open) : group(name, message, repetition, open);
+        }
         return switch (f.getType()) {
-            case MESSAGE, GROUP -> group(name, f.getMessageType(), repetition, open);
+            case MESSAGE, GROUP -> throw new IllegalStateException("a message field is a group");
             case INT32, SINT32, SFIXED32 -> Types.primitive(PrimitiveTypeName.INT32, repetition).named(name);
             case UINT32, FIXED32, INT64, SINT64, SFIXED64 -> Types.primitive(PrimitiveTypeName.INT64, repetition).named(name);
             case UINT64, FIXED64 -> Types.primitive(PrimitiveTypeName.INT64, repetition).as(LogicalTypeAnnotation.intType(64, false)).named(name);
@@ -85,6 +97,19 @@ final class ProtoColumns {
         out.startField(name, index);
         writeMessage(out, message);
         out.endField(name, index);
+    }
+
+    /** A message's value: a well-known type's as its column holds it, any other as a group. */
+    private static void message(RecordConsumer out, Message message) {
+        Descriptors.Descriptor type = message.getDescriptorForType();
+        FieldDescriptor wrapped = ProtoWellKnownTypes.wrapped(type);
+        if (ProtoWellKnownTypes.isTimestamp(type)) {
+            out.addLong(ProtoWellKnownTypes.epochMicros(message));
+        } else if (wrapped != null) {
+            value(out, wrapped, message.getField(wrapped));
+        } else {
+            writeMessage(out, message);
+        }
     }
 
     private static void writeMessage(RecordConsumer out, Message message) {
@@ -136,7 +161,7 @@ final class ProtoColumns {
 
     private static void value(RecordConsumer out, FieldDescriptor f, Object value) {
         switch (f.getType()) {
-            case MESSAGE, GROUP -> writeMessage(out, (Message) value);
+            case MESSAGE, GROUP -> message(out, (Message) value);
             case INT32, SINT32, SFIXED32 -> out.addInteger((Integer) value);
             case UINT32, FIXED32 -> out.addLong(Integer.toUnsignedLong((Integer) value));
             case INT64, SINT64, SFIXED64, UINT64, FIXED64 -> out.addLong((Long) value);

@@ -117,11 +117,16 @@ class DecodedJsonLinesTest {
     }
 
     @Test
-    void protobufValuesAreWrittenAsPlainJsonBesideTheirBytes() throws Exception {
+    void protobufValuesAreWrittenAsPlainJsonWithTimestampsAsRfc3339AndWrappersAsTheirValues() throws Exception {
         com.google.protobuf.Descriptors.Descriptor payment = io.archiver.registry.ProtoSchemaParser.parse("""
                 syntax = "proto3";
-                message Payment { int64 id = 1; Kind kind = 2; map<string, double> amounts = 3; bytes raw = 4; enum Kind { CARD = 0; CASH = 1; } }
+                import "google/protobuf/timestamp.proto";
+                import "google/protobuf/wrappers.proto";
+                message Payment { int64 id = 1; Kind kind = 2; map<string, double> amounts = 3; bytes raw = 4; enum Kind { CARD = 0; CASH = 1; }
+                  google.protobuf.Timestamp at = 5; google.protobuf.StringValue note = 6; google.protobuf.Int64Value unset = 7; }
                 """).findMessageTypeByName("Payment");
+        com.google.protobuf.Descriptors.Descriptor timestamp = payment.findFieldByName("at").getMessageType();
+        com.google.protobuf.Descriptors.Descriptor string = payment.findFieldByName("note").getMessageType();
         com.google.protobuf.Descriptors.Descriptor entry = payment.findFieldByName("amounts").getMessageType();
         byte[] message = com.google.protobuf.DynamicMessage.newBuilder(payment)
                 .setField(payment.findFieldByName("id"), 7L)
@@ -129,6 +134,10 @@ class DecodedJsonLinesTest {
                 .addRepeatedField(payment.findFieldByName("amounts"), com.google.protobuf.DynamicMessage.newBuilder(entry)
                         .setField(entry.findFieldByName("key"), "eur").setField(entry.findFieldByName("value"), 2.5).build())
                 .setField(payment.findFieldByName("raw"), com.google.protobuf.ByteString.copyFrom(new byte[] {1}))
+                .setField(payment.findFieldByName("at"), com.google.protobuf.DynamicMessage.newBuilder(timestamp)
+                        .setField(timestamp.findFieldByName("seconds"), 1_764_756_930L).setField(timestamp.findFieldByName("nanos"), 120_000_000).build())
+                .setField(payment.findFieldByName("note"), com.google.protobuf.DynamicMessage.newBuilder(string)
+                        .setField(string.findFieldByName("value"), "gift").build())
                 .build().toByteArray();
         byte[] value = ByteBuffer.allocate(6 + message.length).put((byte) 0).putInt(5).put((byte) 0).put(message).array();
         JsonLinesWriterFactory factory = new JsonLinesWriterFactory(
@@ -136,7 +145,8 @@ class DecodedJsonLinesTest {
         factory.useSchemas(id -> new RegisteredSchema(5, payment.getFile()));
         LocalPartFiles.write(dir.resolve("proto.jsonl"), factory, List.of(record(0, value)));
         assertThat(Files.readAllLines(dir.resolve("proto.jsonl")).get(0))
-                .endsWith("\"value_schema_id\":5,\"value_decoded\":{\"id\":7,\"kind\":\"CASH\",\"amounts\":{\"eur\":2.5},\"raw\":\"AQ==\"}}");
+                .endsWith("\"value_schema_id\":5,\"value_decoded\":{\"id\":7,\"kind\":\"CASH\",\"amounts\":{\"eur\":2.5},\"raw\":\"AQ==\","
+                        + "\"at\":\"2025-12-03T10:15:30.120Z\",\"note\":\"gift\"}}");
     }
 
     private static ArchiveRecord record(long offset, byte[] value) {

@@ -167,6 +167,63 @@ class TypedProtobufColumnsTest {
         }
     }
 
+    @Test
+    void timestampsAreTimestampColumnsWrappersTheirValuesAndATimestampOutOfRangeIsBadInput() throws Exception {
+        Descriptors.FileDescriptor file = io.archiver.registry.ProtoSchemaParser.parse("""
+                syntax = "proto3";
+                package shop.v3;
+                import "google/protobuf/timestamp.proto";
+                import "google/protobuf/wrappers.proto";
+                message Shipment {
+                  google.protobuf.Timestamp shipped = 1;
+                  google.protobuf.Int64Value weight = 2;
+                  google.protobuf.StringValue note = 3;
+                  repeated google.protobuf.Timestamp scans = 4;
+                }
+                """);
+        Map<Integer, RegisteredSchema> registry = Map.of(5, new RegisteredSchema(5, file));
+        Descriptors.Descriptor shipment = file.findMessageTypeByName("Shipment");
+        Descriptors.Descriptor timestamp = shipment.findFieldByName("shipped").getMessageType();
+        Descriptors.Descriptor int64 = shipment.findFieldByName("weight").getMessageType();
+        java.util.function.BiFunction<Long, Integer, DynamicMessage> at = (seconds, nanos) -> DynamicMessage.newBuilder(timestamp)
+                .setField(timestamp.findFieldByName("seconds"), seconds).setField(timestamp.findFieldByName("nanos"), nanos).build();
+        DynamicMessage full = DynamicMessage.newBuilder(shipment)
+                .setField(shipment.findFieldByName("shipped"), at.apply(1_764_756_930L, 123_456_789))
+                .setField(shipment.findFieldByName("weight"), DynamicMessage.newBuilder(int64).setField(int64.findFieldByName("value"), 0L).build())
+                .addRepeatedField(shipment.findFieldByName("scans"), at.apply(-1L, 0))
+                .addRepeatedField(shipment.findFieldByName("scans"), at.apply(253_402_300_799L, 999_999_999))
+                .build();
+        List<ArchiveRecord> records = List.of(record(0, wire(5, new int[0], full)), record(1, wire(5, new int[0], DynamicMessage.newBuilder(shipment).build())));
+
+        PayloadValidator validator = new PayloadValidator(formats(), source(registry));
+        assertThat(validator.problem(records.get(0))).isNull();
+        DynamicMessage late = full.toBuilder().setRepeatedField(shipment.findFieldByName("scans"), 1, at.apply(253_402_300_800L, 0)).build();
+        assertThat(validator.problem(record(2, wire(5, new int[0], late)))).isEqualTo("value holds a google.protobuf.Timestamp outside 0001-01-01 to "
+                + "9999-12-31 (or nanos outside 0 to 999999999) in field 'scans' (schema id 5) (format protobuf)");
+        DynamicMessage negativeNanos = full.toBuilder().setField(shipment.findFieldByName("shipped"), at.apply(0L, -1)).build();
+        assertThat(validator.problem(record(3, wire(5, new int[0], negativeNanos)))).contains("in field 'shipped'");
+
+        Path path = LocalPartFiles.write(dir.resolve("shipments.parquet"), new EnvelopeParquetWriterFactory(
+                TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.PROTOBUF, registry)), records);
+        assertThat(TypedColumnsFixture.readBack(path)).as("the exact records, raw bytes included").containsExactlyElementsOf(records);
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+            ResultSet rs = s.executeQuery("SELECT typeof(value_decoded.shipped), CAST(value_decoded.shipped AS VARCHAR), value_decoded.weight, "
+                        + "typeof(value_decoded.weight), value_decoded.note, CAST(value_decoded.scans AS VARCHAR) "
+                        + "FROM read_parquet('" + path.getPath() + "') ORDER BY \"offset\"");
+            rs.next();
+            assertThat(rs.getString(1)).isEqualTo("TIMESTAMP WITH TIME ZONE");
+            assertThat(rs.getString(2)).as("microseconds: the nanos' last digits are in the raw bytes only").isEqualTo("2025-12-03 10:15:30.123456+00");
+            assertThat(rs.getLong(3)).as("a wrapper set to its default is a value, not null").isZero();
+            assertThat(rs.getString(4)).isEqualTo("BIGINT");
+            assertThat(rs.getObject(5)).as("a wrapper not set").isNull();
+            assertThat(rs.getString(6)).isEqualTo("['1969-12-31 23:59:59+00', '9999-12-31 23:59:59.999999+00']");
+            rs.next();
+            assertThat(rs.getObject(2)).as("a timestamp not set").isNull();
+            assertThat(rs.getObject(3)).isNull();
+        }
+    }
+
     private static Map<Integer, RegisteredSchema> registry() {
         return Map.of(3, new RegisteredSchema(3, io.archiver.registry.ProtoSchemaParser.parse(ORDERS_V1)),
                 4, new RegisteredSchema(4, io.archiver.registry.ProtoSchemaParser.parse(ORDERS_V2)));
