@@ -26,9 +26,9 @@ import java.util.OptionalInt;
  * <p>A writer knows the newest schema of a topic from the registry's latest version of its subject
  * ({@code <topic>-value}, {@code <topic>-key}: the default subject names) when it first meets the topic, and from
  * the records it reads after: so a writer restarted after a failure does not go back to an older version's files
- * when its first record is of an older version. Topics whose subjects are named otherwise learn it from the
- * records only, as do Protobuf topics (a subject's schema does not say which of its messages a record holds). Not
- * thread-safe: one per sink subtask.
+ * when its first record is of an older version. For a Protobuf topic the latest version is a file of messages: its
+ * message of the same full name as the topic's first record's is the newest. Topics whose subjects are named
+ * otherwise learn it from the records only. Not thread-safe: one per sink subtask.
  */
 final class FileSchemaChooser {
 
@@ -103,29 +103,28 @@ final class FileSchemaChooser {
             return byTopic.getOrDefault(topic, Optional.empty()).orElse(null);
         }
 
-        /**
-         * Learns from a record's {@code writer} schema; on the topic's first record, also from the registry's latest
-         * version of its subject, unless the record is Protobuf (see the class comment: no request for nothing).
-         */
+        /** Learns from a record's {@code writer} schema; on the topic's first record, also from the registry's latest version of its subject. */
         void saw(String topic, RegisteredSchema writer) throws IOException {
             Optional<RegisteredSchema> known = byTopic.get(topic);
             if (known == null) {
-                known = writer.protoFile() != null ? Optional.empty() : latestRegistered(topic);
+                known = latestRegistered(topic, writer);
             }
             RegisteredSchema latest = known.orElse(null);
             byTopic.put(topic, latest == null || writer.id() > latest.id() ? Optional.of(writer) : known);
         }
 
-        private Optional<RegisteredSchema> latestRegistered(String topic) throws IOException {
+        private Optional<RegisteredSchema> latestRegistered(String topic, RegisteredSchema first) throws IOException {
             OptionalInt id = registry.latestId(topic + subjectSuffix);
             if (id.isEmpty()) {
                 return Optional.empty();
             }
             try {
                 RegisteredSchema latest = registry.schema(id.getAsInt());
-                // a Protobuf schema is a file of messages, and which one a record holds its own bytes say: the
-                // records of a Protobuf topic teach the newest version, as with other subject names
-                return latest.protoFile() != null ? Optional.empty() : Optional.of(latest);
+                if (latest.protoFile() == null) {
+                    return Optional.of(latest);
+                }
+                // a Protobuf schema is a file of messages, and which one a record holds its own bytes say
+                return first.proto() == null ? Optional.empty() : latest.withMessageNamed(first.proto().getFullName());
             } catch (UndecodablePayload e) {
                 // a latest version the archiver cannot read: the records' own schemas decide
                 return Optional.empty();

@@ -168,6 +168,46 @@ class TypedProtobufColumnsTest {
     }
 
     @Test
+    void aWriterStartedAfterANewerVersionWasRegisteredReadsOlderMessagesAsTheSubjectsLatest() throws Exception {
+        Map<Integer, RegisteredSchema> registry = registry();
+        SchemaSource fixed = source(registry);
+        EnvelopeParquetBuilder builder = builder(registry);
+        builder.useSchemas(new SchemaSource() {
+            @Override
+            public RegisteredSchema schema(int id) throws io.archiver.registry.UndecodablePayload, io.archiver.registry.RegistryUnavailableException {
+                return fixed.schema(id);
+            }
+
+            @Override
+            public java.util.OptionalInt latestId(String subject) {
+                return subject.equals("orders-value") ? java.util.OptionalInt.of(4) : java.util.OptionalInt.empty();
+            }
+        });
+        Descriptors.Descriptor v1 = registry.get(3).protoFile().findMessageTypeByName("Order");
+        Descriptors.Descriptor v2 = registry.get(4).protoFile().findMessageTypeByName("Order");
+        ArchiveRecord old = record(0, wire(3, new int[0], DynamicMessage.newBuilder(v1).setField(v1.findFieldByName("id"), 1L).build()));
+        ArchiveRecord newer = record(1, wire(4, new int[0], DynamicMessage.newBuilder(v2).setField(v2.findFieldByName("id"), 2L)
+                .setField(v2.findFieldByName("channel"), "app").build()));
+        Path path = new Path(dir.resolve("restarted.parquet").toUri());
+        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = new EnvelopeParquetWriterFactory(builder).create(out);
+            writer.addElement(old);
+            assertThat(((SelectiveBulkWriter<ArchiveRecord>) writer).accepts(newer))
+                    .as("the file of a v1 first message is read as the subject's latest Order, v2: a v2 message does not close it").isTrue();
+            writer.addElement(newer);
+            writer.finish();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.channel FROM read_parquet('" + path.getPath() + "') ORDER BY \"offset\"")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(3);
+            assertThat(rs.getString(2)).as("v1 read as v2: the default").isEqualTo("");
+            rs.next();
+            assertThat(rs.getString(2)).isEqualTo("app");
+        }
+    }
+
+    @Test
     void timestampsAreTimestampColumnsWrappersTheirValuesAndATimestampOutOfRangeIsBadInput() throws Exception {
         Descriptors.FileDescriptor file = io.archiver.registry.ProtoSchemaParser.parse("""
                 syntax = "proto3";
