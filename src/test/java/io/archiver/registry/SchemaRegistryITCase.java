@@ -304,29 +304,25 @@ class SchemaRegistryITCase {
     }
 
     @Test
-    void schemasThatReferenceOtherSubjectsAreResolvedIntoTypedColumnsForAvroProtobufAndJsonSchema() throws Exception {
+    void anAvroSchemaReferencingAChainOfOtherSubjectsIsResolvedIntoTypedColumns() throws Exception {
         SharedStack stack = SharedStack.get();
         EmbeddedSchemaRegistry registry = stack.registry();
-        String avroTopic = SharedStack.uniqueName("ref-avro");
-        String protoTopic = SharedStack.uniqueName("ref-proto");
-        String jsonTopic = SharedStack.uniqueName("ref-json");
-        for (String topic : List.of(avroTopic, protoTopic, jsonTopic)) {
-            stack.kafka().createTopic(topic, PARTITIONS);
-        }
-        // Avro: Order uses Address, which uses Country, each in its own subject (a chain of references)
+        String topic = SharedStack.uniqueName("ref-avro");
+        stack.kafka().createTopic(topic, PARTITIONS);
+        // Order uses Address, which uses Country, each in its own subject
         String country = "{\"type\": \"record\", \"name\": \"Country\", \"namespace\": \"io.shop\", \"fields\": [{\"name\": \"code\", \"type\": \"string\"}]}";
         String address = "{\"type\": \"record\", \"name\": \"Address\", \"namespace\": \"io.shop\", \"fields\": [{\"name\": \"city\", \"type\": \"string\"},"
                 + " {\"name\": \"country\", \"type\": \"io.shop.Country\"}]}";
         String order = "{\"type\": \"record\", \"name\": \"Order\", \"namespace\": \"io.shop\", \"fields\": [{\"name\": \"id\", \"type\": \"long\"},"
                 + " {\"name\": \"ship\", \"type\": \"io.shop.Address\"}]}";
-        registry.register(avroTopic + "-country", "AVRO", country);
-        registry.register(avroTopic + "-address", "AVRO", address, Map.of("io.shop.Country", avroTopic + "-country"));
-        int avroId = registry.register(avroTopic + "-value", "AVRO", order, Map.of("io.shop.Address", avroTopic + "-address"));
+        registry.register(topic + "-country", "AVRO", country);
+        registry.register(topic + "-address", "AVRO", address, Map.of("io.shop.Country", topic + "-country"));
+        int id = registry.register(topic + "-value", "AVRO", order, Map.of("io.shop.Address", topic + "-address"));
         Schema.Parser parser = new Schema.Parser();
         Schema countrySchema = parser.parse(country);
         Schema addressSchema = parser.parse(address);
         Schema orderSchema = parser.parse(order);
-        produce(avroTopic, 0, 200, i -> {
+        produce(topic, 0, 200, i -> {
             GenericRecord c = new GenericData.Record(countrySchema);
             c.put("code", "C" + i % 5);
             GenericRecord a = new GenericData.Record(addressSchema);
@@ -335,70 +331,167 @@ class SchemaRegistryITCase {
             GenericRecord o = new GenericData.Record(orderSchema);
             o.put("id", (long) i);
             o.put("ship", a);
-            return RegistryPayloads.encode(avroId, orderSchema, o);
+            return RegistryPayloads.encode(id, orderSchema, o);
         });
-        // Protobuf: an order importing a money message from another subject, and a well-known type
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "avro");
+        settings.put("schema-registry.url", registry.url());
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("references " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+        assertThat(duckDbRows(copyArchive(config.sinkPath()), topic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.country.code"))
+                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("city-" + Long.parseLong(row.get(0)) % 7 + "/C" + Long.parseLong(row.get(0)) % 5));
+    }
+
+    /**
+     * The streaming proof of the Avro test above for Protobuf and JSON Schema, in one job of the format that takes
+     * any type: each topic's schema references another subject (a {@code .proto} import, a JSON {@code $ref}), v2
+     * adds a field while the job runs, v1 and v2 interleaved record by record, an aborted transaction, every
+     * TaskManager killed; then the archive equals the read_committed truth, DuckDB reads the typed columns, no file
+     * returns to v1 after v2, and a restore gives back every payload byte for byte.
+     */
+    @Test
+    void protobufAndJsonSchemaTopicsOfInterleavedVersionsAreArchivedTypedOnceEachThroughAbortsAndATaskManagerKill() throws Exception {
+        SharedStack stack = SharedStack.get();
+        EmbeddedSchemaRegistry registry = stack.registry();
+        String protoTopic = SharedStack.uniqueName("proto-orders");
+        String jsonTopic = SharedStack.uniqueName("json-orders");
+        stack.kafka().createTopic(protoTopic, PARTITIONS);
+        stack.kafka().createTopic(jsonTopic, PARTITIONS);
         String money = """
                 syntax = "proto3";
                 package shop.common;
                 message Money { string currency = 1; int64 cents = 2; }
                 """;
-        String protoOrder = """
+        String protoV1 = """
                 syntax = "proto3";
                 package shop;
                 import "shop/common/money.proto";
                 import "google/protobuf/timestamp.proto";
-                message Order { int64 id = 1; shop.common.Money total = 2; google.protobuf.Timestamp placed = 3; }
+                message Order { int64 id = 1; string customer = 2; shop.common.Money total = 3; google.protobuf.Timestamp placed = 4; }
                 """;
+        String protoV2 = protoV1.replace("placed = 4;", "placed = 4; string channel = 5;");
+        Map<String, String> moneyReference = Map.of("shop/common/money.proto", protoTopic + "-money");
         registry.register(protoTopic + "-money", "PROTOBUF", money);
-        int protoId = registry.register(protoTopic + "-value", "PROTOBUF", protoOrder, Map.of("shop/common/money.proto", protoTopic + "-money"));
-        com.google.protobuf.Descriptors.Descriptor protoOrderType = ProtoSchemaParser.parse(protoOrder, Map.of("shop/common/money.proto", money))
-                .findMessageTypeByName("Order");
-        com.google.protobuf.Descriptors.Descriptor moneyType = protoOrderType.findFieldByName("total").getMessageType();
-        produce(protoTopic, 0, 200, i -> {
-            byte[] message = com.google.protobuf.DynamicMessage.newBuilder(protoOrderType)
-                    .setField(protoOrderType.findFieldByName("id"), (long) i)
-                    .setField(protoOrderType.findFieldByName("total"), com.google.protobuf.DynamicMessage.newBuilder(moneyType)
-                            .setField(moneyType.findFieldByName("currency"), "EUR").setField(moneyType.findFieldByName("cents"), (long) i * 100).build())
-                    .build().toByteArray();
-            byte[] payload = new byte[6 + message.length]; // header, then the message indexes [0] as one 0 byte
-            java.nio.ByteBuffer.wrap(payload).put((byte) 0).putInt(protoId).put((byte) 0).put(message);
-            return payload;
-        });
-        // JSON Schema: a $ref to a schema in another subject, by the reference's name
+        int p1 = registry.register(protoTopic + "-value", "PROTOBUF", protoV1, moneyReference);
         registry.register(jsonTopic + "-address", "JSON", """
                 {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}}}""");
-        int jsonId = registry.register(jsonTopic + "-value", "JSON", """
-                {"type": "object", "properties": {"id": {"type": "integer"}, "ship": {"$ref": "address.json"}}}""",
-                Map.of("address.json", jsonTopic + "-address"));
-        produce(jsonTopic, 0, 200, i -> wire(jsonId, "{\"id\": " + i + ", \"ship\": {\"city\": \"city-" + i % 7 + "\", \"zip\": " + (1000 + i) + "}}"));
+        String jsonV1 = """
+                {"type": "object", "additionalProperties": false,
+                 "properties": {"id": {"type": "integer"}, "customer": {"type": "string"}, "ship": {"$ref": "address.json"}}}""";
+        // a closed content model: adding a property is BACKWARD compatible
+        String jsonV2 = jsonV1.replace("\"ship\"", "\"channel\": {\"type\": \"string\"}, \"ship\"");
+        Map<String, String> addressReference = Map.of("address.json", jsonTopic + "-address");
+        int j1 = registry.register(jsonTopic + "-value", "JSON", jsonV1, addressReference);
 
-        Map<String, String> settings = stack.jobSettings(avroTopic + "," + protoTopic + "," + jsonTopic, avroTopic);
-        settings.put("mode", "batch");
+        Map<String, String> settings = stack.jobSettings(protoTopic + "," + jsonTopic, protoTopic);
         settings.put("record.value.format", "schema-registry");
         settings.put("schema-registry.url", registry.url());
+        settings.put("parallelism", "2");
         ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("references " + avroTopic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+        PayloadFormats formats = PayloadFormats.of(config);
+        ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), formats);
 
-        List<ArchiveRecord> truth = new ArrayList<>();
-        for (String topic : List.of(avroTopic, protoTopic, jsonTopic)) {
-            truth.addAll(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+        Map<String, String> moneyText = Map.of("shop/common/money.proto", money);
+        ProtoOrders v1Orders = new ProtoOrders(p1, ProtoSchemaParser.parse(protoV1, moneyText));
+        produceTransaction(protoTopic, 0, 300, v1Orders::payload, true);
+        produceTransaction(jsonTopic, 0, 300, i -> jsonOrder(j1, i, null), true);
+        JobClient job = JobLauncher.environment(config).executeAsync("protobuf and json " + protoTopic);
+        int p2;
+        int j2;
+        try {
+            Jobs.awaitWhileRunning(job, "v1 records archived", Duration.ofMinutes(2), () -> counter.count() >= 300);
+            p2 = registry.register(protoTopic + "-value", "PROTOBUF", protoV2, moneyReference);
+            j2 = registry.register(jsonTopic + "-value", "JSON", jsonV2, addressReference);
+            ProtoOrders v2Orders = new ProtoOrders(p2, ProtoSchemaParser.parse(protoV2, moneyText));
+            int second = j2;
+            Payload proto = i -> (i / PARTITIONS) % 2 == 0 ? v1Orders.payload(i) : v2Orders.payload(i);
+            Payload json = i -> (i / PARTITIONS) % 2 == 0 ? jsonOrder(j1, i, null) : jsonOrder(second, i, "app-" + i);
+            produceTransaction(protoTopic, 300, 500, proto, true);
+            produceTransaction(jsonTopic, 300, 500, json, true);
+            produceTransaction(protoTopic, 10_000, 200, proto, false);
+            produceTransaction(jsonTopic, 10_000, 200, json, false);
+            stack.killAndReplaceTaskManagers();
+            produceTransaction(protoTopic, 800, 400, proto, true);
+            produceTransaction(jsonTopic, 800, 400, json, true);
+            Jobs.awaitWhileRunning(job, "every record archived", Duration.ofMinutes(3), () -> counter.count() >= 2_400);
+        } finally {
+            Jobs.cancel(job);
         }
-        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);
+
+        List<ArchiveRecord> truth = new ArrayList<>(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), protoTopic));
+        truth.addAll(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), jsonTopic));
+        assertThat(truth).hasSize(2_400);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
+
         Path copy = copyArchive(config.sinkPath());
-        assertThat(duckDbRows(copy, avroTopic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.country.code"))
-                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("city-" + Long.parseLong(row.get(0)) % 7 + "/C" + Long.parseLong(row.get(0)) % 5));
-        assertThat(duckDbRows(copy, protoTopic, "value_decoded.id, value_decoded.total.currency || ' ' || value_decoded.total.cents"))
-                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("EUR " + Long.parseLong(row.get(0)) * 100));
-        assertThat(duckDbRows(copy, jsonTopic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.zip"))
-                .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("city-" + Long.parseLong(row.get(0)) % 7 + "/" + (1000 + Long.parseLong(row.get(0)))));
+        assertThat(duckDbRows(copy, protoTopic, "value_decoded.id, value_decoded.customer || ' ' || value_decoded.total.cents || ' '"
+                + " || epoch_ms(value_decoded.placed) || ' ' || coalesce(value_decoded.channel, 'none')"))
+                .hasSize(1_200).allSatisfy(row -> {
+                    long i = Long.parseLong(row.get(0));
+                    String channel = (i / PARTITIONS) % 2 == 0 || i < 300 ? "(none|)" : "app-" + i;
+                    assertThat(row.get(1)).as("order %d", i).matches("customer-" + i % 17 + " " + i * 100 + " " + (1_764_756_930_000L + i) + " " + channel);
+                });
+        assertThat(duckDbRows(copy, jsonTopic, "value_decoded.id, value_decoded.customer || ' ' || value_decoded.ship.city || ' ' || value_decoded.ship.zip"
+                + " || ' ' || coalesce(value_decoded.channel, 'none')"))
+                .hasSize(1_200).allSatisfy(row -> {
+                    long i = Long.parseLong(row.get(0));
+                    String channel = (i / PARTITIONS) % 2 == 0 || i < 300 ? "none" : "app-" + i;
+                    assertThat(row.get(1)).as("order %d", i).isEqualTo("customer-" + i % 17 + " city-" + i % 7 + " " + (1000 + i) + " " + channel);
+                });
+        assertNoFileReturnsToAnOlderVersion(copy.resolve("topic=" + protoTopic), p1, p2);
+        assertNoFileReturnsToAnOlderVersion(copy.resolve("topic=" + jsonTopic), j1, j2);
+
+        Cli.Result restored = Cli.run(config, "restore", "--topics", protoTopic + "," + jsonTopic,
+                "--rename", protoTopic + "=" + protoTopic + "-restored," + jsonTopic + "=" + jsonTopic + "-restored", "--create-topics");
+        assertThat(restored.code()).as(restored.out()).isZero();
+        for (String topic : List.of(protoTopic, jsonTopic)) {
+            List<ArchiveRecord> source = byPartitionAndOffset(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+            List<ArchiveRecord> back = byPartitionAndOffset(KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic + "-restored"));
+            assertThat(back).hasSize(source.size());
+            for (int i = 0; i < source.size(); i++) {
+                assertThat(back.get(i).getValue()).as("value of %s restored byte for byte", source.get(i)).isEqualTo(source.get(i).getValue());
+            }
+        }
     }
 
-    /** Two columns of every row of {@code topic}'s files in the archive copy {@code copy}, as DuckDB reads them. */
+    /** Orders of one version of the Protobuf schema: id, customer, a Money from the referenced file, a Timestamp, and the channel if the version has it. */
+    private record ProtoOrders(int id, com.google.protobuf.Descriptors.FileDescriptor file) {
+        byte[] payload(int i) {
+            com.google.protobuf.Descriptors.Descriptor order = file.findMessageTypeByName("Order");
+            com.google.protobuf.Descriptors.Descriptor money = order.findFieldByName("total").getMessageType();
+            com.google.protobuf.Descriptors.Descriptor timestamp = order.findFieldByName("placed").getMessageType();
+            com.google.protobuf.DynamicMessage.Builder m = com.google.protobuf.DynamicMessage.newBuilder(order)
+                    .setField(order.findFieldByName("id"), (long) i)
+                    .setField(order.findFieldByName("customer"), "customer-" + i % 17)
+                    .setField(order.findFieldByName("total"), com.google.protobuf.DynamicMessage.newBuilder(money)
+                            .setField(money.findFieldByName("currency"), "EUR").setField(money.findFieldByName("cents"), (long) i * 100).build())
+                    .setField(order.findFieldByName("placed"), com.google.protobuf.DynamicMessage.newBuilder(timestamp)
+                            .setField(timestamp.findFieldByName("seconds"), 1_764_756_930L + i / 1000)
+                            .setField(timestamp.findFieldByName("nanos"), (i % 1000) * 1_000_000).build());
+            if (order.findFieldByName("channel") != null) {
+                m.setField(order.findFieldByName("channel"), "app-" + i);
+            }
+            byte[] message = m.build().toByteArray();
+            byte[] payload = new byte[6 + message.length]; // header, then the message indexes [0] as one 0 byte
+            java.nio.ByteBuffer.wrap(payload).put((byte) 0).putInt(id).put((byte) 0).put(message);
+            return payload;
+        }
+    }
+
+    private static byte[] jsonOrder(int schemaId, int i, String channel) {
+        return wire(schemaId, "{\"id\": " + i + ", \"customer\": \"customer-" + i % 17 + "\""
+                + (channel == null ? "" : ", \"channel\": \"" + channel + "\"")
+                + ", \"ship\": {\"city\": \"city-" + i % 7 + "\", \"zip\": " + (1000 + i) + "}}");
+    }
+
+    /** Two columns of every row of {@code topic}'s files (columns unioned by name) in the archive copy {@code copy}, as DuckDB reads them. */
     private static List<List<String>> duckDbRows(Path copy, String topic, String columns) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT " + columns + " FROM read_parquet('" + copy + "/topic=" + topic + "/**/*.parquet')")) {
+                ResultSet rs = s.executeQuery("SELECT " + columns + " FROM read_parquet('" + copy + "/topic=" + topic + "/**/*.parquet', union_by_name = true)")) {
             while (rs.next()) {
                 rows.add(List.of(rs.getString(1), rs.getString(2)));
             }
