@@ -51,13 +51,13 @@ public final class FormatOptions {
     public static final ConfigOption<DecodedPayloadBytes> SINK_PARQUET_DECODED_PAYLOAD_BYTES =
             key("sink.parquet.decoded-payload-bytes")
                     .enumType(DecodedPayloadBytes.class)
-                    .defaultValue(DecodedPayloadBytes.KEEP)
+                    .defaultValue(DecodedPayloadBytes.REBUILD)
                     .withDescription("What Parquet files keep of a key or value decoded into typed columns (record.*.format avro or "
-                            + "schema-registry). keep: its exact bytes in the key or value column, beside the columns. rebuild: "
-                            + "the bytes only where the columns cannot rebuild them exactly; an Avro payload written with its file's "
-                            + "schema in Avro's own encoding (what Avro's serializers write) is rebuilt from the columns and the "
-                            + "schema in the file's footer by restore, audit and repair, and its key or value column is null. "
-                            + "About halves a typed archive (see docs/schemas.md).");
+                            + "schema-registry). rebuild: the exact bytes only where the columns cannot rebuild them; an Avro payload "
+                            + "written with its file's schema in Avro's own encoding (what Avro's serializers write) is rebuilt from "
+                            + "the columns and the schema in the file's footer by restore, audit and repair, and its key or value "
+                            + "column is null (about half the bytes of keep, and faster: see docs/schemas.md). keep: the exact bytes "
+                            + "of every payload in the key or value column, beside the columns, for readers of the raw bytes.");
 
     public static final ConfigOption<JsonCompression> SINK_JSONL_COMPRESSION =
             key("sink.jsonl.compression")

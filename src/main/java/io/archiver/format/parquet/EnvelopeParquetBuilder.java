@@ -1,6 +1,7 @@
 package io.archiver.format.parquet;
 
 import io.archiver.config.DecodedPayloadBytes;
+import io.archiver.config.FormatOptions;
 import io.archiver.config.ParquetCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
@@ -34,7 +35,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final int zstdLevel;
     private final long rowGroupSize;
     private final int pageSize;
-    private DecodedPayloadBytes decodedPayloadBytes = DecodedPayloadBytes.KEEP;
+    private DecodedPayloadBytes decodedPayloadBytes = FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES.defaultValue();
     private transient CompressionCodecFactory codecs;
     private transient Configuration hadoop;
     private transient FileSchemaChooser schemas;
