@@ -15,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -32,21 +34,37 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     /** Where the build unpacks the registry ({@code maven-dependency-plugin}, execution {@code schema-registry}). */
     public static final String DIR_PROPERTY = "archiver.schema-registry.dir";
     private static final String RUNNER = "apicurio-registry-app-2.6.13.Final-runner.jar";
-    private static final Pattern LISTENING = Pattern.compile("Listening on: http://[^:]+:(\\d+)");
+    private static final Pattern LISTENING = Pattern.compile("Listening on: https?://[^:]+:(\\d+)");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
     private final int port;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final String scheme;
+    private final HttpClient http;
 
-    private EmbeddedSchemaRegistry(Process process, int port) {
+    private EmbeddedSchemaRegistry(Process process, int port, String scheme, HttpClient http) {
         this.process = process;
         this.port = port;
+        this.scheme = scheme;
+        this.http = http;
     }
 
     /** Starts the registry and waits (at most 2 minutes) until it listens. */
     public static EmbeddedSchemaRegistry start() throws IOException, InterruptedException {
+        return start(null);
+    }
+
+    /**
+     * Starts the registry serving HTTPS only, with the server certificate of {@code tls} (signed by its CA, for
+     * 127.0.0.1 and localhost), and waits until it listens. Apicurio's build fixes client authentication off, so it
+     * cannot ask for a client certificate.
+     */
+    public static EmbeddedSchemaRegistry startTls(TlsMaterial tls) throws IOException, InterruptedException {
+        return start(tls);
+    }
+
+    private static EmbeddedSchemaRegistry start(TlsMaterial tls) throws IOException, InterruptedException {
         Path dir = Path.of(System.getProperty(DIR_PROPERTY, "target/schema-registry")).toAbsolutePath();
         Path jar = dir.resolve(RUNNER);
         if (!Files.isRegularFile(jar)) {
@@ -54,9 +72,20 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
                     + "io.apicurio:apicurio-registry-app:2.6.13.Final there) or set -D" + DIR_PROPERTY);
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Dquarkus.http.port=0",
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Dquarkus.http.port=0",
                 "-Dquarkus.http.host=127.0.0.1", "-Dregistry.rules.global.compatibility=BACKWARD", "-Dquarkus.log.level=WARN",
-                "-Dquarkus.log.category.\"io.quarkus\".level=INFO", "-jar", jar.toString())
+                "-Dquarkus.log.category.\"io.quarkus\".level=INFO"));
+        if (tls != null) {
+            command.addAll(List.of("-Dquarkus.http.ssl-port=0", "-Dquarkus.http.insecure-requests=disabled",
+                    "-Dquarkus.http.ssl.certificate.key-store-file=" + tls.serverKeyStore()));
+        }
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (tls != null) {
+            // the store's password through the environment, not the command line (which ps shows)
+            builder.environment().put("QUARKUS_HTTP_SSL_CERTIFICATE_KEY_STORE_PASSWORD", tls.password());
+        }
+        Process process = builder
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .start();
@@ -84,7 +113,9 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            return new EmbeddedSchemaRegistry(process, port.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            int listening = port.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            return tls == null ? new EmbeddedSchemaRegistry(process, listening, "http", HttpClient.newHttpClient())
+                    : new EmbeddedSchemaRegistry(process, listening, "https", HttpClient.newBuilder().sslContext(tls.clientContext()).build());
         } catch (Exception e) {
             process.destroyForcibly();
             synchronized (lastLines) {
@@ -96,7 +127,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
     /** The Confluent-compatible API's base URL, the value of {@code schema-registry.url}. */
     public String url() {
-        return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
+        return scheme + "://127.0.0.1:" + port + "/apis/ccompat/v7";
     }
 
     /** Registers {@code schema} (AVRO, PROTOBUF or JSON) under {@code subject} and returns its id. */

@@ -1,9 +1,15 @@
 package io.archiver.local;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +80,21 @@ public final class TlsMaterial {
     /** The trust store (PKCS12) holding the CA that signed both. */
     public Path trustStore() {
         return dir.resolve("truststore.p12");
+    }
+
+    /** A TLS context that trusts the CA (a client without a certificate of its own). */
+    public SSLContext clientContext() throws IOException {
+        try (InputStream in = Files.newInputStream(trustStore())) {
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(in, password.toCharArray());
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("The trust store " + trustStore() + " cannot be loaded: " + e.getMessage(), e);
+        }
     }
 
     /** The CA's certificate (PEM). */

@@ -103,8 +103,13 @@ public final class Preflight {
         } catch (RegistryUnavailableException e) {
             String why = hasCause(e, java.net.ConnectException.class) ? "connection refused"
                     : hasCause(e, java.net.http.HttpTimeoutException.class) ? "no answer within " + timeout.toSeconds() + " s" : rootCause(e);
+            String check = hasCause(e, javax.net.ssl.SSLException.class)
+                    ? "The TLS handshake failed: check '" + SchemaRegistryOptions.SCHEMA_REGISTRY_TRUSTSTORE.key()
+                            + "' (it must hold the CA that signed the registry's certificate) and, if the registry asks for a client certificate, '"
+                            + SchemaRegistryOptions.SCHEMA_REGISTRY_KEYSTORE.key() + "'."
+                    : "Check '" + SchemaRegistryOptions.SCHEMA_REGISTRY_URL.key() + "'.";
             throw new PreflightException("Cannot reach the Schema Registry at '" + String.join(", ", registry.urls()) + "': "
-                    + why + ". Check '" + SchemaRegistryOptions.SCHEMA_REGISTRY_URL.key() + "'.");
+                    + why + ". " + check);
         }
     }
 

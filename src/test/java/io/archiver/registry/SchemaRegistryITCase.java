@@ -5,6 +5,7 @@ import io.archiver.archive.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedSchemaRegistry;
+import io.archiver.local.TlsMaterial;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
@@ -47,6 +48,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Avro topics through a real Schema Registry (Apicurio, Confluent API): a new schema version registered while the job
@@ -343,6 +345,51 @@ class SchemaRegistryITCase {
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
         assertThat(duckDbRows(copyArchive(config.sinkPath()), topic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.country.code"))
                 .hasSize(200).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("city-" + Long.parseLong(row.get(0)) % 7 + "/C" + Long.parseLong(row.get(0)) % 5));
+    }
+
+    /**
+     * A registry that serves HTTPS only (Apicurio with a certificate signed by a test CA): pre-flight and the job
+     * reach it through {@code schema-registry.ssl.truststore.*} and archive typed; without the trust store,
+     * pre-flight names the registry and the TLS failure, never the store's password. (Apicurio cannot be made to
+     * ask for client certificates: mutual TLS is proven against a JDK HTTPS server in SchemaRegistryClientTest.)
+     */
+    @Test
+    void anHttpsRegistryIsReachedThroughTheTrustStoreAndRefusedWithoutIt() throws Exception {
+        SharedStack stack = SharedStack.get();
+        TlsMaterial tls = TlsMaterial.create(local.resolve("tls"), "registry-store-7e1", "archiver");
+        try (EmbeddedSchemaRegistry https = EmbeddedSchemaRegistry.startTls(tls)) {
+            assertThat(https.url()).startsWith("https://");
+            String topic = SharedStack.uniqueName("tls-payments");
+            stack.kafka().createTopic(topic, PARTITIONS);
+            int id = https.register(topic + "-value", "AVRO", V1.toString());
+            produce(topic, 0, 100, i -> RegistryPayloads.encode(id, V1, payment(V1, i, null)));
+            Map<String, String> settings = stack.jobSettings(topic, topic);
+            settings.put("mode", "batch");
+            settings.put("record.value.format", "avro");
+            settings.put("schema-registry.url", https.url());
+            settings.put("preflight.timeout", "20 s");
+
+            Map<String, String> untrusted = new HashMap<>(settings);
+            untrusted.put("sink.path", settings.get("sink.path") + "-untrusted");
+            assertThatThrownBy(() -> JobLauncher.environment(ArchiverConfig.of(untrusted)))
+                    .hasMessageStartingWith("Cannot reach the Schema Registry at '" + https.url() + "'")
+                    .hasMessageContaining("The TLS handshake failed: check 'schema-registry.ssl.truststore.location'");
+
+            settings.put("schema-registry.ssl.truststore.location", tls.trustStore().toString());
+            settings.put("schema-registry.ssl.truststore.password", tls.password());
+            // pre-flight's registry check as the job runs it (the rest of pre-flight needs S3 credentials the shared stack does not check)
+            assertThat(SchemaRegistryClient.check(SchemaRegistrySettings.of(ArchiverConfig.of(settings)), Duration.ofSeconds(20)))
+                    .isEqualTo("answered, listing 1 subject");
+            settings.put("preflight.timeout", "0 s");
+            ArchiverConfig config = ArchiverConfig.of(settings);
+            try (CapturedLogs logs = CapturedLogs.start()) {
+                JobLauncher.environment(config).executeAsync("tls " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+                assertThat(String.join("\n", logs.containing(""))).doesNotContain(tls.password());
+            }
+            ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+            assertThat(duckDbRows(copyArchive(config.sinkPath()), topic, "value_decoded.id, value_decoded.customer"))
+                    .hasSize(100).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("customer-" + Long.parseLong(row.get(0)) % 17));
+        }
     }
 
     /**
