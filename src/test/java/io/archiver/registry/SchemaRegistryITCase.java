@@ -179,13 +179,7 @@ class SchemaRegistryITCase {
                 producer.send(new ProducerRecord<>(topic, 0, "1".getBytes(StandardCharsets.UTF_8), v));
             }
         }
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("record.value.format", "avro");
-        settings.put("schema-registry.url", registry.url());
-        settings.put("errors.policy", "dead-letter");
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("avro " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, "avro", registry.url(), "errors.policy", "dead-letter");
 
         PayloadFormats formats = PayloadFormats.of(config);
         assertThat(ArchiveAssertions.archived(config.sinkPath(), formats)).extracting(ArchiveRecord::getOffset).containsExactly(0L, 2L, 5L);
@@ -199,10 +193,8 @@ class SchemaRegistryITCase {
                 "value does not decode with its schema id " + v1 + " (EOFException) (format avro)",
                 "value does not start with the schema registry's magic byte 0 (it starts with 110) (format avro)");
 
-        settings.put("errors.policy", "fail");
-        settings.put("sink.path", config.sinkPath() + "-fail");
-        Throwable failure = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> JobLauncher.environment(ArchiverConfig.of(settings))
-                .executeAsync("avro fail " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES));
+        Throwable failure = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> archiveInBatch(topic, "avro", registry.url(), "errors.policy", "fail", "sink.path", config.sinkPath() + "-fail"));
         String message = org.apache.flink.util.ExceptionUtils.stringifyException(failure);
         assertThat(message).contains("Record " + topic + "-0@1 cannot be archived: value has schema id " + (0x7f000000 | v1)
                 + ", but the schema registry " + registry.url() + " answered HTTP 404 (error code 40403) (format avro)").doesNotContain("not avro");
@@ -229,12 +221,7 @@ class SchemaRegistryITCase {
             r.put("tags", List.of("t" + i % 3));
             return RegistryPayloads.encode(avroId, avro, r);
         });
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("record.value.format", "schema-registry");
-        settings.put("schema-registry.url", registry.url());
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("mixed " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, "schema-registry", registry.url());
 
         List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);
@@ -281,12 +268,7 @@ class SchemaRegistryITCase {
             java.nio.ByteBuffer.wrap(payload).put((byte) 0).putInt(id).put((byte) 0).put(message);
             return payload;
         });
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("record.value.format", "protobuf");
-        settings.put("schema-registry.url", registry.url());
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("proto " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, "protobuf", registry.url());
 
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
         Path copy = copyArchive(config.sinkPath());
@@ -335,12 +317,7 @@ class SchemaRegistryITCase {
             o.put("ship", a);
             return RegistryPayloads.encode(id, orderSchema, o);
         });
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("record.value.format", "avro");
-        settings.put("schema-registry.url", registry.url());
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("references " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, "avro", registry.url());
 
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
         assertThat(duckDbRows(copyArchive(config.sinkPath()), topic, "value_decoded.id, value_decoded.ship.city || '/' || value_decoded.ship.country.code"))
@@ -363,29 +340,23 @@ class SchemaRegistryITCase {
             stack.kafka().createTopic(topic, PARTITIONS);
             int id = https.register(topic + "-value", "AVRO", V1.toString());
             produce(topic, 0, 100, i -> RegistryPayloads.encode(id, V1, payment(V1, i, null)));
-            Map<String, String> settings = stack.jobSettings(topic, topic);
-            settings.put("mode", "batch");
-            settings.put("record.value.format", "avro");
-            settings.put("schema-registry.url", https.url());
-            settings.put("preflight.timeout", "20 s");
-
-            Map<String, String> untrusted = new HashMap<>(settings);
-            untrusted.put("sink.path", settings.get("sink.path") + "-untrusted");
+            Map<String, String> untrusted = stack.jobSettings(topic, topic + "-untrusted");
+            untrusted.put("mode", "batch");
+            untrusted.put("record.value.format", "avro");
+            untrusted.put("schema-registry.url", https.url());
+            untrusted.put("preflight.timeout", "20 s");
             assertThatThrownBy(() -> JobLauncher.environment(ArchiverConfig.of(untrusted)))
                     .hasMessageStartingWith("Cannot reach the Schema Registry at '" + https.url() + "'")
                     .hasMessageContaining("The TLS handshake failed: check 'schema-registry.ssl.truststore.location'");
 
-            settings.put("schema-registry.ssl.truststore.location", tls.trustStore().toString());
-            settings.put("schema-registry.ssl.truststore.password", tls.password());
-            // pre-flight's registry check as the job runs it (the rest of pre-flight needs S3 credentials the shared stack does not check)
-            assertThat(SchemaRegistryClient.check(SchemaRegistrySettings.of(ArchiverConfig.of(settings)), Duration.ofSeconds(20)))
-                    .isEqualTo("answered, listing 1 subject");
-            settings.put("preflight.timeout", "0 s");
-            ArchiverConfig config = ArchiverConfig.of(settings);
+            ArchiverConfig config;
             try (CapturedLogs logs = CapturedLogs.start()) {
-                JobLauncher.environment(config).executeAsync("tls " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+                config = archiveInBatch(topic, "avro", https.url(),
+                        "schema-registry.ssl.truststore.location", tls.trustStore().toString(), "schema-registry.ssl.truststore.password", tls.password());
                 assertThat(String.join("\n", logs.containing(""))).doesNotContain(tls.password());
             }
+            // pre-flight's registry check (the rest of pre-flight needs S3 credentials the shared stack does not check)
+            assertThat(SchemaRegistryClient.check(SchemaRegistrySettings.of(config), Duration.ofSeconds(20))).isEqualTo("answered, listing 1 subject");
             ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
             assertThat(duckDbRows(copyArchive(config.sinkPath()), topic, "value_decoded.id, value_decoded.customer"))
                     .hasSize(100).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("customer-" + Long.parseLong(row.get(0)) % 17));
@@ -393,7 +364,7 @@ class SchemaRegistryITCase {
     }
 
     /**
-     * The streaming proof of the Avro test above for Protobuf and JSON Schema, in one job of the format that takes
+     * The streaming proof of the first test (Avro) for Protobuf and JSON Schema, in one job of the format that takes
      * any type: each topic's schema references another subject (a {@code .proto} import, a JSON {@code $ref}), v2
      * adds a field while the job runs, v1 and v2 interleaved record by record, an aborted transaction, every
      * TaskManager killed; then the archive equals the read_committed truth, DuckDB reads the typed columns, no file
@@ -532,6 +503,23 @@ class SchemaRegistryITCase {
         return wire(schemaId, "{\"id\": " + i + ", \"customer\": \"customer-" + i % 17 + "\""
                 + (channel == null ? "" : ", \"channel\": \"" + channel + "\"")
                 + ", \"ship\": {\"city\": \"city-" + i % 7 + "\", \"zip\": " + (1000 + i) + "}}");
+    }
+
+    /**
+     * Archives {@code topic} in batch mode (to its end) with values of {@code format} decoded through the registry at
+     * {@code url}, and the further settings {@code more} (key, value pairs): the job's configuration.
+     */
+    private static ArchiverConfig archiveInBatch(String topic, String format, String url, String... more) throws Exception {
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", format);
+        settings.put("schema-registry.url", url);
+        for (int i = 0; i < more.length; i += 2) {
+            settings.put(more[i], more[i + 1]);
+        }
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync(format + " " + topic).getJobExecutionResult().get(2, java.util.concurrent.TimeUnit.MINUTES);
+        return config;
     }
 
     /** Two columns of every row of {@code topic}'s files (columns unioned by name) in the archive copy {@code copy}, as DuckDB reads them. */

@@ -6,9 +6,6 @@ import io.archiver.format.SelectiveBulkWriter;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.RegistryPayloads;
-import io.archiver.registry.RegistryUnavailableException;
-import io.archiver.registry.SchemaSource;
-import io.archiver.registry.UndecodablePayload;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -28,7 +25,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -161,20 +157,8 @@ class TypedAvroColumnsTest {
 
     @Test
     void aWriterStartedAfterANewerVersionWasRegisteredReadsOlderRecordsAsTheSubjectsLatest() throws Exception {
-        SchemaSource fixed = TypedColumnsFixture.source(REGISTRY);
-        SchemaSource withSubjects = new SchemaSource() {
-            @Override
-            public RegisteredSchema schema(int id) throws UndecodablePayload, RegistryUnavailableException {
-                return fixed.schema(id);
-            }
-
-            @Override
-            public OptionalInt latestId(String subject) {
-                return subject.equals("orders-value") ? OptionalInt.of(9) : OptionalInt.empty();
-            }
-        };
         EnvelopeParquetBuilder builder = builder();
-        builder.useSchemas(withSubjects);
+        builder.useSchemas(TypedColumnsFixture.withLatest(TypedColumnsFixture.source(REGISTRY), "orders-value", 9));
         ArchiveRecord v1 = record(0, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, 1, "ada", "1.00", "NEW", null)));
         GenericRecord newer = order(ORDER_V2, 2, "bob", "2.00", "NEW", null);
         newer.put("channel", "app");

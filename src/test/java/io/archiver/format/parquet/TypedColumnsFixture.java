@@ -6,6 +6,7 @@ import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegisteredSchema;
+import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.registry.SchemaSource;
 import io.archiver.registry.UndecodablePayload;
 
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /** What the typed-column tests share: a fixed set of schemas in place of the registry, a writer with them, records of topic "orders". */
 final class TypedColumnsFixture {
@@ -49,6 +51,21 @@ final class TypedColumnsFixture {
     }
 
     /** A record of topic "orders", partition 0, with a key "k&lt;offset&gt;" and {@code value} (null: a tombstone). */
+    /** {@code fixed} with a subject whose latest version is {@code id}, as a registry answers {@code GET /subjects/{subject}/versions/latest}. */
+    static SchemaSource withLatest(SchemaSource fixed, String subject, int id) {
+        return new SchemaSource() {
+            @Override
+            public RegisteredSchema schema(int schemaId) throws UndecodablePayload, RegistryUnavailableException {
+                return fixed.schema(schemaId);
+            }
+
+            @Override
+            public OptionalInt latestId(String asked) {
+                return asked.equals(subject) ? OptionalInt.of(id) : OptionalInt.empty();
+            }
+        };
+    }
+
     static ArchiveRecord record(long offset, byte[] value) {
         return new ArchiveRecord("orders", 0, offset, 1_772_859_843_000L, "CreateTime",
                 ("k" + offset).getBytes(StandardCharsets.UTF_8), value, new String[0], new byte[0][]);

@@ -138,11 +138,8 @@ class TypedProtobufColumnsTest {
     void aNewerVersionClosesTheFileOnceAndOlderMessagesReadAsIt() throws Exception {
         Map<Integer, RegisteredSchema> registry = registry();
         EnvelopeParquetWriterFactory factory = new EnvelopeParquetWriterFactory(builder(registry));
-        Descriptors.Descriptor v1 = registry.get(3).protoFile().findMessageTypeByName("Order");
-        Descriptors.Descriptor v2 = registry.get(4).protoFile().findMessageTypeByName("Order");
-        ArchiveRecord old = record(0, wire(3, new int[0], DynamicMessage.newBuilder(v1).setField(v1.findFieldByName("id"), 1L).build()));
-        ArchiveRecord newer = record(1, wire(4, new int[0], DynamicMessage.newBuilder(v2).setField(v2.findFieldByName("id"), 2L)
-                .setField(v2.findFieldByName("channel"), "app").build()));
+        ArchiveRecord old = v1Order(registry);
+        ArchiveRecord newer = v2Order(registry);
         Path path = new Path(dir.resolve("v2.parquet").toUri());
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
             BulkWriter<ArchiveRecord> writer = factory.create(out);
@@ -157,37 +154,16 @@ class TypedProtobufColumnsTest {
             writer.addElement(old);
             writer.finish();
         }
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.id, value_decoded.channel FROM read_parquet('" + path.getPath() + "') ORDER BY \"offset\"")) {
-            rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(3);
-            assertThat(rs.getString(3)).as("v1 read as v2: the default").isEqualTo("");
-            rs.next();
-            assertThat(rs.getString(3)).isEqualTo("app");
-        }
+        assertV1ReadAsV2ThenV2(path);
     }
 
     @Test
     void aWriterStartedAfterANewerVersionWasRegisteredReadsOlderMessagesAsTheSubjectsLatest() throws Exception {
         Map<Integer, RegisteredSchema> registry = registry();
-        SchemaSource fixed = source(registry);
         EnvelopeParquetBuilder builder = builder(registry);
-        builder.useSchemas(new SchemaSource() {
-            @Override
-            public RegisteredSchema schema(int id) throws io.archiver.registry.UndecodablePayload, io.archiver.registry.RegistryUnavailableException {
-                return fixed.schema(id);
-            }
-
-            @Override
-            public java.util.OptionalInt latestId(String subject) {
-                return subject.equals("orders-value") ? java.util.OptionalInt.of(4) : java.util.OptionalInt.empty();
-            }
-        });
-        Descriptors.Descriptor v1 = registry.get(3).protoFile().findMessageTypeByName("Order");
-        Descriptors.Descriptor v2 = registry.get(4).protoFile().findMessageTypeByName("Order");
-        ArchiveRecord old = record(0, wire(3, new int[0], DynamicMessage.newBuilder(v1).setField(v1.findFieldByName("id"), 1L).build()));
-        ArchiveRecord newer = record(1, wire(4, new int[0], DynamicMessage.newBuilder(v2).setField(v2.findFieldByName("id"), 2L)
-                .setField(v2.findFieldByName("channel"), "app").build()));
+        builder.useSchemas(TypedColumnsFixture.withLatest(source(registry), "orders-value", 4));
+        ArchiveRecord old = v1Order(registry);
+        ArchiveRecord newer = v2Order(registry);
         Path path = new Path(dir.resolve("restarted.parquet").toUri());
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
             BulkWriter<ArchiveRecord> writer = new EnvelopeParquetWriterFactory(builder).create(out);
@@ -197,14 +173,7 @@ class TypedProtobufColumnsTest {
             writer.addElement(newer);
             writer.finish();
         }
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.channel FROM read_parquet('" + path.getPath() + "') ORDER BY \"offset\"")) {
-            rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(3);
-            assertThat(rs.getString(2)).as("v1 read as v2: the default").isEqualTo("");
-            rs.next();
-            assertThat(rs.getString(2)).isEqualTo("app");
-        }
+        assertV1ReadAsV2ThenV2(path);
     }
 
     @Test
@@ -261,6 +230,31 @@ class TypedProtobufColumnsTest {
             rs.next();
             assertThat(rs.getObject(2)).as("a timestamp not set").isNull();
             assertThat(rs.getObject(3)).isNull();
+        }
+    }
+
+    /** An Order of v1 (id 3) at offset 0. */
+    private static ArchiveRecord v1Order(Map<Integer, RegisteredSchema> registry) throws Exception {
+        Descriptors.Descriptor v1 = registry.get(3).protoFile().findMessageTypeByName("Order");
+        return record(0, wire(3, new int[0], DynamicMessage.newBuilder(v1).setField(v1.findFieldByName("id"), 1L).build()));
+    }
+
+    /** An Order of v2 (id 4) with its new field set, at offset 1. */
+    private static ArchiveRecord v2Order(Map<Integer, RegisteredSchema> registry) throws Exception {
+        Descriptors.Descriptor v2 = registry.get(4).protoFile().findMessageTypeByName("Order");
+        return record(1, wire(4, new int[0], DynamicMessage.newBuilder(v2).setField(v2.findFieldByName("id"), 2L)
+                .setField(v2.findFieldByName("channel"), "app").build()));
+    }
+
+    /** The file holds the v1 order (schema id 3) read as v2, the new field's default, then the v2 one, as DuckDB reads them. */
+    private static void assertV1ReadAsV2ThenV2(Path path) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT value_schema_id, value_decoded.channel FROM read_parquet('" + path.getPath() + "') ORDER BY \"offset\"")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(3);
+            assertThat(rs.getString(2)).as("v1 read as v2: the default").isEqualTo("");
+            rs.next();
+            assertThat(rs.getString(2)).isEqualTo("app");
         }
     }
 
