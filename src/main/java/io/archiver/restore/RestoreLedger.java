@@ -100,7 +100,7 @@ public final class RestoreLedger {
         LedgerIdentity identity = LedgerIdentity.of(config.sinkPath(), admin, topic);
         identity.check(LedgerIdentity.topicId(admin, topic));
         ensureTopic(config, admin, topic);
-        identity.record(LedgerIdentity.topicId(admin, topic).orElseThrow());
+        identity.record(describedTopicId(admin, topic));
         abortOpenTransactions(admin, targets);
         return read(config, admin, topic);
     }
@@ -111,6 +111,25 @@ public final class RestoreLedger {
         Optional<String> id = LedgerIdentity.topicId(admin, topic);
         LedgerIdentity.of(config.sinkPath(), admin, topic).check(id);
         return id.isEmpty() ? Map.of() : read(config, admin, topic);
+    }
+
+    /**
+     * The ledger topic's id once a broker describes it: a topic just created is known to the controller before every
+     * broker's metadata has it, so the first description may not find it yet.
+     */
+    private static String describedTopicId(Admin admin, String topic) throws Exception {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            Optional<String> id = LedgerIdentity.topicId(admin, topic);
+            if (id.isPresent()) {
+                return id.get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The restore ledger topic '" + topic + "' exists but no broker described it within "
+                        + TIMEOUT.toSeconds() + " s; check the cluster's health and start again.");
+            }
+            TimeUnit.MILLISECONDS.sleep(POLL.toMillis());
+        }
     }
 
     private static void ensureTopic(ArchiverConfig config, Admin admin, String topic) throws Exception {
