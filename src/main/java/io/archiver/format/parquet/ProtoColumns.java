@@ -69,17 +69,8 @@ final class ProtoColumns {
     }
 
     private static Type single(String name, FieldDescriptor f, Type.Repetition repetition, Map<Descriptors.Descriptor, Boolean> open) {
-        if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
-            Descriptors.Descriptor message = f.getMessageType();
-            FieldDescriptor wrapped = ProtoWellKnownTypes.wrapped(message);
-            if (ProtoWellKnownTypes.isTimestamp(message)) {
-                return Types.primitive(PrimitiveTypeName.INT64, repetition)
-                        .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
-            }
-            return wrapped != null ? single(name, wrapped, repetition, open) : group(name, message, repetition, open);
-        }
         return switch (f.getType()) {
-            case MESSAGE, GROUP -> throw new IllegalStateException("a message field is a group");
+            case MESSAGE, GROUP -> messageColumn(name, f.getMessageType(), repetition, open);
             case INT32, SINT32, SFIXED32 -> Types.primitive(PrimitiveTypeName.INT32, repetition).named(name);
             case UINT32, FIXED32, INT64, SINT64, SFIXED64 -> Types.primitive(PrimitiveTypeName.INT64, repetition).named(name);
             case UINT64, FIXED64 -> Types.primitive(PrimitiveTypeName.INT64, repetition).as(LogicalTypeAnnotation.intType(64, false)).named(name);
@@ -90,6 +81,16 @@ final class ProtoColumns {
             case BYTES -> Types.primitive(PrimitiveTypeName.BINARY, repetition).named(name);
             case ENUM -> Types.primitive(PrimitiveTypeName.BINARY, repetition).as(LogicalTypeAnnotation.enumType()).named(name);
         };
+    }
+
+    /** A message field's column: a well-known type's as the value it stands for, any other message a group. */
+    private static Type messageColumn(String name, Descriptors.Descriptor message, Type.Repetition repetition, Map<Descriptors.Descriptor, Boolean> open) {
+        FieldDescriptor wrapped = ProtoWellKnownTypes.wrapped(message);
+        if (ProtoWellKnownTypes.isTimestamp(message)) {
+            return Types.primitive(PrimitiveTypeName.INT64, repetition)
+                    .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
+        }
+        return wrapped != null ? single(name, wrapped, repetition, open) : group(name, message, repetition, open);
     }
 
     /** Writes {@code message} as field {@code name} at {@code index} of the current group. */
