@@ -5,7 +5,6 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.PluginFileSystemFactory;
 import org.apache.flink.core.plugin.PluginManager;
-import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.util.WrappingProxy;
 import org.apache.flink.util.WrappingProxyUtil;
 
@@ -41,7 +40,7 @@ public final class ProbeFileSystems {
         probe.setString("fs.s3a.retry.limit", "0");
         probe.setString("fs.s3a.connection.establish.timeout", Long.toString(timeout.toMillis()));
         probe.setString("fs.s3a.connection.timeout", Long.toString(timeout.toMillis()));
-        PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(probe);
+        PluginManager plugins = FileSystemPlugins.of(probe);
         Iterator<FileSystemFactory> factories = plugins.load(FileSystemFactory.class);
         while (factories.hasNext()) {
             FileSystemFactory factory = PluginFileSystemFactory.of(factories.next());

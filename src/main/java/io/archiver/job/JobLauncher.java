@@ -1,13 +1,13 @@
 package io.archiver.job;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.fs.FileSystemPlugins;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fencing.ArchiveLease;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -106,6 +106,6 @@ public final class JobLauncher {
                     "FLINK_PLUGINS_DIR is not set to a folder holding the s3-fs-hadoop plugin (got '" + pluginsDir
                             + "'). `mvn package` puts it in target/plugins; export FLINK_PLUGINS_DIR=target/plugins.");
         }
-        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+        FileSystem.initialize(conf, FileSystemPlugins.of(conf));
     }
 }

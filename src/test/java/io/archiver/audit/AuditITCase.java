@@ -16,6 +16,7 @@ import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.PositionProbe;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -27,7 +28,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -41,7 +42,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The audit and cleanup commands against a real archive, a real broker and a real S3 server. */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
+@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class AuditITCase {
 
     @ParameterizedTest
@@ -234,6 +236,7 @@ class AuditITCase {
         try (FaultScenario s = FaultScenario.start("audit-cut", 8_000, 2_000, Map.of("parallelism", "1"))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             s.awaitArchived(1_000);
+            faults.limitTo(s.topic());
             faults.haltCompletesAfter(0);
             Await.until("a commit cut short", Duration.ofMinutes(1), () -> !probe.uncommittedFiles().isEmpty(),
                     () -> "position records " + probe.records());

@@ -2,16 +2,16 @@ package io.archiver.exactlyonce;
 
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
 /** Fault 2: the job is cancelled mid-stream, then a new job starts from the retained checkpoint. */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class CancelAndRestoreITCase {
 
     @ParameterizedTest

@@ -3,9 +3,10 @@ package io.archiver.exactlyonce;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -18,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refused, and CompleteMultipartUpload carried out with its answer lost (the file is visible, the job
  * believes the commit failed). Restoring from that checkpoint re-commits idempotently.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
+@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class CommitFailureITCase {
 
     private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
@@ -28,6 +30,7 @@ class CommitFailureITCase {
     void refusedAndLostCommitAnswersAreRecommittedExactlyOnce(SinkLayout layout) throws Exception {
         int before = faults.injectedFaults();
         try (FaultScenario s = FaultScenario.start("commit-failure", 20_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
+            faults.limitTo(s.topic());
             s.awaitArchived(3_000);
             faults.loseNextCompleteAnswers(3);
             s.awaitArchived(9_000);

@@ -5,6 +5,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -15,6 +16,7 @@ import java.util.Map;
  * the job cancelled and started again without state; the archive equals what a read_committed reader reads.
  */
 @ExtendWith(SharedStack.class)
+@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
 class CompactedTopicITCase {
 
     @ParameterizedTest

@@ -6,6 +6,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mid-upload and started again. The job recovers by itself (failing over as often as it must).
  */
 @ExtendWith(SharedStack.class)
+@Isolated
 class S3OutageITCase {
 
     private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();

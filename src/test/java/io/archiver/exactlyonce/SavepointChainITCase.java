@@ -2,9 +2,9 @@ package io.archiver.exactlyonce;
 
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -14,7 +14,7 @@ import java.util.Map;
  * Fault 3: stop-with-savepoint and resume, twice, with the parallelism going 1 → 2 → 1, while records arrive; and
  * the layout changed at each restore.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class SavepointChainITCase {
 
     @ParameterizedTest

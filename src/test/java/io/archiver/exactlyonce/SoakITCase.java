@@ -11,6 +11,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,6 +33,7 @@ import java.util.TreeMap;
  * {@code mvn -B verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakITCase -Dsoak.records=1000000 -Dsoak.faults=25}.
  */
 @ExtendWith(SharedStack.class)
+@Isolated
 class SoakITCase {
 
     enum Fault { TASK_MANAGERS_KILLED, CANCEL_AND_RESTORE, SAVEPOINT_AND_RESCALE, S3_ERRORS, S3_RESTART, KAFKA_RESTART, COMMIT_ANSWER_LOST }

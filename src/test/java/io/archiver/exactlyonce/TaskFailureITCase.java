@@ -5,6 +5,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -13,6 +14,7 @@ import java.util.Random;
 
 /** Fault 1: every TaskManager killed at several random points while records arrive; recovery from checkpoints. */
 @ExtendWith(SharedStack.class)
+@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
 class TaskFailureITCase {
 
     @ParameterizedTest

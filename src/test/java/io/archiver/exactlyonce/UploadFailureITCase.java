@@ -3,8 +3,9 @@ package io.archiver.exactlyonce;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -18,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the attempt, not be lost on a pool thread: the job restores from its last checkpoint and every record is
  * archived exactly once.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
+@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class UploadFailureITCase {
 
     private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
@@ -28,6 +30,7 @@ class UploadFailureITCase {
     void refusedUploadStartsAndPartsFailTheAttemptAndLoseNothing(SinkLayout layout) throws Exception {
         int before = faults.injectedFaults();
         try (FaultScenario s = FaultScenario.start("upload-failure", 20_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
+            faults.limitTo(s.topic());
             s.awaitArchived(3_000);
             faults.refuseNextArchivePartUploads(3);
             s.awaitArchived(9_000);

@@ -3,6 +3,7 @@ package io.archiver.fencing;
 import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -10,7 +11,6 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Two jobs on one archive: the second fails at start while the first renews; a job whose lease was taken is fenced;
  * on S3 a lease written since it was read is not overwritten.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class FencingITCase {
 
     @Test

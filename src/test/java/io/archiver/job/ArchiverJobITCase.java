@@ -9,6 +9,7 @@ import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,6 +29,7 @@ import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
  * and headers, in both formats, with and without a failover (every TaskManager killed mid-stream).
  */
 @ExtendWith(SharedStack.class)
+@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
 class ArchiverJobITCase {
 
     private static final int PARTITIONS = 4;

@@ -3,12 +3,12 @@ package io.archiver.job;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
 
 /** Batch mode reads up to the stop position, commits every file and finishes by itself. */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class BatchModeITCase {
 
     private static final int PARTITIONS = 4;

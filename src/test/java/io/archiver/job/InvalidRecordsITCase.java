@@ -6,6 +6,7 @@ import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.CapturedLogs;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -13,7 +14,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Records that are not valid in the configured value format go where errors.policy says, never lost silently,
  * and no policy puts their payload in a log line or an exception message.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class InvalidRecordsITCase {
 
     /** A value that is not JSON and looks like a credential: it may be archived, never logged. */

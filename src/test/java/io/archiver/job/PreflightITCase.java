@@ -8,6 +8,7 @@ import io.archiver.testutils.SharedStack;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.time.Duration;
 import java.util.Map;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Wrong settings fail before submission, within a bounded time, with a message that says what to fix. */
 @ExtendWith(SharedStack.class)
+@Isolated
 class PreflightITCase {
 
     private final Preflight preflight = new Preflight(Duration.ofSeconds(3), fileSystems(Map.of()));

@@ -5,12 +5,12 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Jobs;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,7 +27,7 @@ import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
  * Stop-with-savepoint, records produced while no job runs, then a new job from the savepoint (also with
  * another parallelism): every record is archived exactly once across the stop.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class SavepointITCase {
 
     private static final int PARTITIONS = 4;

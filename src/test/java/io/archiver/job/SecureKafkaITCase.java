@@ -10,6 +10,7 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Jobs;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -24,7 +25,6 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * can come from a file or from the TaskManagers' environment through Kafka's config providers; and no password
  * appears in any log line or message.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class SecureKafkaITCase {
 
     private static final String PASSWORD = EmbeddedKafka.USER + "-secret";

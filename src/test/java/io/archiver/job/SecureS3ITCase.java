@@ -29,6 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -53,6 +54,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * before it writes anything: at launch, at pre-flight, and by the sink itself on a TaskManager.
  */
 @ExtendWith(SharedStack.class)
+@Isolated
 class SecureS3ITCase {
 
     private static final String BUCKET = "archive-tls";

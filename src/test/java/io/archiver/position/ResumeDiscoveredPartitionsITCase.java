@@ -8,6 +8,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Checkpoints;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -15,7 +16,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,7 +34,7 @@ import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
  * configuration. Those must not re-archive what the archive already holds, and stateless starts after them
  * must resume exactly.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class ResumeDiscoveredPartitionsITCase {
 
     private static final Duration WAIT = Duration.ofSeconds(120);

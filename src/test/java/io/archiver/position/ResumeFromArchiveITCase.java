@@ -7,6 +7,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.PositionProbe;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -16,7 +17,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (cancel, no savepoint used afterwards), starts a new job WITHOUT state and proves, record by record, that
  * every offset Kafka holds is archived exactly once. A producer writes throughout.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
+@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class ResumeFromArchiveITCase {
 
     private static final Duration WAIT = Duration.ofMinutes(2);
@@ -147,6 +149,7 @@ class ResumeFromArchiveITCase {
      * whose files are partly visible. The job keeps failing its commits (and restarting) meanwhile.
      */
     private void cutCommitInTheMiddleOfACheckpoint(FaultScenario s, PositionProbe probe) throws Exception {
+        faults.limitTo(s.topic());
         for (int attempt = 1; ; attempt++) {
             faults.haltCompletesAfter(1);
             Await.until("commits halted", WAIT, faults::completesHalted);
@@ -155,7 +158,7 @@ class ResumeFromArchiveITCase {
                 return;
             }
             assertThat(attempt).as("attempts to cut a commit in the middle of a checkpoint").isLessThan(8);
-            faults.reset();
+            faults.heal();
             Await.until("the halted commit completed", WAIT, () -> probe.uncommittedFiles().isEmpty());
         }
     }

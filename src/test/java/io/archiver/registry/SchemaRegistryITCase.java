@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * ({@code sink.parquet.decoded-payload-bytes: rebuild}). Bad payloads follow {@code errors.policy}.
  */
 @ExtendWith(SharedStack.class)
+@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
 class SchemaRegistryITCase {
 
     static final Schema V1 = new Schema.Parser().parse("""

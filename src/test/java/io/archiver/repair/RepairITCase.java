@@ -11,11 +11,11 @@ import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code repair} makes a damaged archive equal the committed log again, next to a running job or alone, in both
  * layouts (a file of the per-topic layout is rewritten once for all the partitions it holds).
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class RepairITCase {
 
     @ParameterizedTest

@@ -10,6 +10,7 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.Jobs;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -26,7 +27,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the restore is run again after retention deleted the restored topic's first records. The topic is transactional
  * with aborted transactions, so archived offsets and restored offsets differ.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class ConsumerGroupRestoreITCase {
 
     private static final int PARTITIONS = 3;

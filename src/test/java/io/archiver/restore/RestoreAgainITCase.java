@@ -8,6 +8,7 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -22,7 +23,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holds. {@code --verify} checks what compaction and retention promise. Each transaction stays within the brokers'
  * {@code transaction.max.timeout.ms}. The truth is the read_committed read-back of the target.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class RestoreAgainITCase {
 
     @Test

@@ -9,12 +9,12 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Jobs;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code sink.parquet.buffer-memory} on the real stack: with a small budget, Parquet files that hold more
  * than their share close before the checkpoint, and every record still lands exactly once.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class BufferMemoryITCase {
 
     private static final int PARTITIONS = 4;

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import java.util.stream.Collectors;
  * a later job's upload on such a thread fails with "Trying to access closed classloader".
  */
 @ExtendWith(SharedStack.class)
+@Isolated
 class FileSystemThreadsITCase {
 
     /** Shorter than the idle time (60 s) after which the plugin's pools end unused threads. */

@@ -10,12 +10,12 @@ import io.archiver.testutils.Jobs;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (committed records only, each once), an open transaction holds back only its own partitions, and a bounded
  * run stops at the last stable offset instead of waiting inside an open transaction.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class TransactionalTopicITCase {
 
     private static final Duration CATCH_UP = Duration.ofMinutes(2);

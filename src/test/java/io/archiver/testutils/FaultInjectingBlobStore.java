@@ -41,9 +41,19 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     private final AtomicInteger refuseStarts = new AtomicInteger();
     private final AtomicInteger refuseParts = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
+    private volatile String limit;
 
     public FaultInjectingBlobStore(BlobStore delegate) {
         super(delegate);
+    }
+
+    /**
+     * From now on, faults hit only the objects of one archive, its checkpoints and savepoints: keys with a folder
+     * named {@code name} (a test's unique name, e.g. {@link FaultScenario#topic()}), so tests running at the
+     * same time meet none of them. {@link #reset()} lifts the limit; {@link #heal()} keeps it.
+     */
+    public void limitTo(String name) {
+        limit = name;
     }
 
     /** Every data request is answered with {@code status} for {@code duration}. */
@@ -71,7 +81,6 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         completesBeforeHalt.set(n);
     }
 
-    /** True once {@link #haltCompletesAfter} has let its requests through and refuses the rest. */
     /** The next {@code n} multipart uploads of archive files to start (when a part file opens) are refused with 403. */
     public void refuseNextArchiveUploadStarts(int n) {
         refuseStarts.set(n);
@@ -82,6 +91,7 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         refuseParts.set(n);
     }
 
+    /** True once {@link #haltCompletesAfter} has let its requests through and refuses the rest. */
     public boolean completesHalted() {
         return completesBeforeHalt.get() == 0;
     }
@@ -95,7 +105,14 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         return injected.get();
     }
 
+    /** Heals every fault and lifts the {@linkplain #limitTo limit}: the store forwards every request again. */
     public void reset() {
+        heal();
+        limit = null;
+    }
+
+    /** Heals every fault; faults armed later hit what the {@linkplain #limitTo limit} allows, as before. */
+    public void heal() {
         outageUntil.set(0);
         refuseCompletes.set(0);
         refuseStarts.set(0);
@@ -104,8 +121,14 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         completesBeforeHalt.set(-1);
     }
 
-    private void maybeOutage() {
-        if (System.currentTimeMillis() < outageUntil.get()) {
+    /** Whether a fault may hit the object {@code key} (or the objects under a listed prefix). */
+    private boolean hits(String key) {
+        String name = limit;
+        return name == null || (key != null && java.util.Arrays.asList(key.split("/")).contains(name));
+    }
+
+    private void maybeOutage(String key) {
+        if (System.currentTimeMillis() < outageUntil.get() && hits(key)) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(outageStatus);
         }
@@ -113,7 +136,7 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
 
     /** 403 (S3A does not retry it) for a request on an archive part file while {@code counter} lasts. */
     private void refuseArchiveFile(String key, AtomicInteger counter) {
-        if (isArchiveFile(key) && take(counter)) {
+        if (isArchiveFile(key) && hits(key) && take(counter)) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(403);
         }
@@ -129,13 +152,14 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
 
     @Override
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload mpu, CompleteMultipartUploadRequest request) {
-        maybeOutage();
-        if ((isArchiveFile(request.key()) && completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) || take(refuseCompletes)) {
+        maybeOutage(request.key());
+        boolean hit = hits(request.key());
+        if (hit && ((isArchiveFile(request.key()) && completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) || take(refuseCompletes))) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(503);
         }
         CompleteMultipartUploadResponse response = super.completeMultipartUpload(mpu, request);
-        if (take(loseCompleteAnswers)) {
+        if (hit && take(loseCompleteAnswers)) {
             injected.incrementAndGet();
             throw S3Exceptions.fromStatusCode(500);
         }
@@ -144,45 +168,45 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
 
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
-        maybeOutage();
+        maybeOutage(request.key());
         return super.putBlob(request, in);
     }
 
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
-        maybeOutage();
+        maybeOutage(request.key());
         refuseArchiveFile(request.key(), refuseStarts);
         return super.initiateMultipartUpload(request);
     }
 
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload mpu, UploadPartRequest request, InputStream in) {
-        maybeOutage();
+        maybeOutage(request.key());
         refuseArchiveFile(request.key(), refuseParts);
         return super.uploadMultipartPart(mpu, request, in);
     }
 
     @Override
     public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
-        maybeOutage();
+        maybeOutage(request.key());
         return super.getBlob(request);
     }
 
     @Override
     public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
-        maybeOutage();
+        maybeOutage(request.key());
         return super.blobMetadata(request);
     }
 
     @Override
     public ListObjectsV2Response list(ListObjectsV2Request request) {
-        maybeOutage();
+        maybeOutage(request.prefix());
         return super.list(request);
     }
 
     @Override
     public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
-        maybeOutage();
+        maybeOutage(request.key());
         return super.removeBlob(request);
     }
 }

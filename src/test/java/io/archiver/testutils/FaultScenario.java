@@ -5,6 +5,7 @@ import io.archiver.config.CheckpointOptions;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
+import io.archiver.local.EmbeddedKafka;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -28,6 +29,7 @@ public final class FaultScenario implements AutoCloseable {
     private static final Duration CATCH_UP = Duration.ofMinutes(3);
 
     private final SharedStack stack = SharedStack.get();
+    private final EmbeddedKafka kafka;
     private final String topic;
     private final ArchiverConfig config;
     private final PayloadFormats formats;
@@ -37,16 +39,18 @@ public final class FaultScenario implements AutoCloseable {
     private JobClient job;
     private int jobsStarted;
 
-    private FaultScenario(String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps,
-            boolean compacted) throws Exception {
+    private FaultScenario(EmbeddedKafka kafka, String name, int records, int perSecond, Map<String, String> overrides,
+            TestRecords.Timestamps timestamps, boolean compacted) throws Exception {
+        this.kafka = kafka;
         this.topic = SharedStack.uniqueName(name);
         this.compacted = compacted;
         if (compacted) {
             CompactedTopic.create(topic, PARTITIONS);
         } else {
-            stack.kafka().createTopic(topic, PARTITIONS);
+            kafka.createTopic(topic, PARTITIONS);
         }
         Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
         settings.put("checkpoint.dir", "s3://" + SharedStack.BUCKET + "/checkpoints/" + topic);
         settings.put("restart.attempts", "50");
         settings.put("restart.delay", "500 ms");
@@ -55,27 +59,33 @@ public final class FaultScenario implements AutoCloseable {
         this.formats = PayloadFormats.of(config);
         this.counter = new ArchiveCounter(config.sinkPath(), formats);
         this.producer = new ContinuousProducer(
-                stack.kafka().bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps, compacted);
+                kafka.bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps, compacted);
         this.job = launch(config);
     }
 
     /** Creates the topic, starts producing {@code records} at {@code perSecond} and starts the archiver. */
     public static FaultScenario start(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+        return new FaultScenario(SharedStack.get().kafka(), name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+    }
+
+    /** {@link #start} on a broker of the test's own (one it may restart without touching the classes beside it). */
+    public static FaultScenario startOn(EmbeddedKafka kafka, String name, int records, int perSecond, Map<String, String> overrides)
+            throws Exception {
+        return new FaultScenario(kafka, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
     }
 
     /** {@link #start} on a compacted topic whose log already has compaction's holes ({@link CompactedTopic}). */
     public static FaultScenario startCompacted(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true);
+        return new FaultScenario(SharedStack.get().kafka(), name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true);
     }
 
     /** {@link #start} with records whose timestamps follow {@code timestamps}. */
     public static FaultScenario start(
             String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
             throws Exception {
-        return new FaultScenario(name, records, perSecond, overrides, timestamps, false);
+        return new FaultScenario(SharedStack.get().kafka(), name, records, perSecond, overrides, timestamps, false);
     }
 
     public ArchiverConfig config() {
@@ -203,7 +213,7 @@ public final class FaultScenario implements AutoCloseable {
      */
     public List<ArchiveRecord> drain() throws Exception {
         producer.awaitDone(CATCH_UP.toMillis());
-        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(kafka.bootstrapServers(), topic);
         if (inKafka.size() < producer.committed()) {
             throw new AssertionError("Kafka holds " + inKafka.size() + " committed records of " + topic + " but "
                     + producer.committed() + " were acknowledged or committed");

@@ -3,6 +3,7 @@ package io.archiver.testutils;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.S3IncompleteUploads;
+import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.local.EmbeddedSchemaRegistry;
@@ -12,12 +13,14 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -27,17 +30,34 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One real Kafka broker, one real S3-compatible server, one Flink MiniCluster (2 TaskManagers × 2 slots) and,
+ * One real Kafka broker, one real S3-compatible server, one Flink MiniCluster (2 TaskManagers × 8 slots) and,
  * for the tests that ask for it, one real Schema Registry, shared by every ITCase of a test run: started by the first class that uses this extension,
- * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}. Faults a test
- * injected into the S3 server ({@link #s3Faults}) are healed after it, whatever it asserted.
+ * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}.
+ *
+ * <p>Test classes run two at a time (failsafe's JUnit configuration in the pom), so what one class does to the
+ * shared parts must not reach another: a class that kills the MiniCluster's TaskManagers holds
+ * {@link #TASK_MANAGERS_LOCK} for writing and every class running jobs on the MiniCluster holds it for reading
+ * ({@link SharedMiniCluster}); a class injecting S3 faults holds {@link #S3_FAULTS_LOCK} and limits its faults
+ * to its own objects ({@link FaultInjectingBlobStore#limitTo}); a class that stops the broker or the S3 server,
+ * changes the JVM's file systems or times what it runs is {@code @Isolated}. Faults such a class injected are
+ * healed after each of its tests, whatever it asserted.
  */
 public final class SharedStack
         implements BeforeAllCallback, AfterEachCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     public static final String BUCKET = "archive-it";
     public static final int TASK_MANAGERS = 2;
-    public static final int SLOTS_PER_TASK_MANAGER = 2;
+    /**
+     * Room for the jobs of two classes side by side (up to parallelism 4 each, some running two or three jobs at
+     * once): a job asking for more slots than the TaskManagers have fails at once.
+     */
+    public static final int SLOTS_PER_TASK_MANAGER = 8;
+    /** Parallelism of a job that sets none (as when the MiniCluster had 2 × 2 slots, not one per slot). */
+    public static final int DEFAULT_PARALLELISM = 4;
+    /** Resource lock of the MiniCluster's TaskManagers: written by the classes that kill them. */
+    public static final String TASK_MANAGERS_LOCK = "archiver.mini-cluster.task-managers";
+    /** Resource lock of the S3 server's fault injection ({@link #s3Faults}): one class arms faults at a time. */
+    public static final String S3_FAULTS_LOCK = "archiver.s3-faults";
 
     private static SharedStack instance;
     private static final AtomicInteger NAMES = new AtomicInteger();
@@ -84,6 +104,7 @@ public final class SharedStack
                                 .setNumberSlotsPerTaskManager(SLOTS_PER_TASK_MANAGER)
                                 .build());
         flink.before();
+        TestStreamEnvironment.setAsContext(flink.getMiniCluster(), DEFAULT_PARALLELISM);
     }
 
     /**
@@ -94,14 +115,21 @@ public final class SharedStack
         Configuration conf = new Configuration();
         s3.flinkSettings().forEach(conf::setString);
         extra.forEach(conf::setString);
-        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+        JobLauncher.initializeFileSystems(conf);
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
-        if (instance != null) {
+        if (instance != null && injectsS3Faults(context.getRequiredTestClass())) {
             instance.s3Faults.reset();
         }
+    }
+
+    /** A class that may arm S3 faults: one holding {@link #S3_FAULTS_LOCK} or running isolated. */
+    private static boolean injectsS3Faults(Class<?> testClass) {
+        return AnnotationSupport.isAnnotated(testClass, Isolated.class)
+                || AnnotationSupport.findRepeatableAnnotations(testClass, ResourceLock.class).stream()
+                        .anyMatch(lock -> lock.value().equals(S3_FAULTS_LOCK));
     }
 
     public static SharedStack get() {

@@ -9,12 +9,12 @@ import io.archiver.testutils.Jobs;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * continues exactly after the records archived before the savepoint: a change that breaks restoring an older
  * savepoint fails the build.
  */
-@ExtendWith(SharedStack.class)
+@SharedMiniCluster
 class SavepointCompatibilityITCase {
 
     private static final int RECORDS_AFTER = 50;
