@@ -96,20 +96,26 @@ final class S3LeaseObject implements LeaseObject {
             if (e.statusCode() == 412 || e.statusCode() == 409 || e.statusCode() == 404) {
                 LOG.debug("S3 refused the conditional write of s3://{}/{} ({} {}, after {} attempt(s))", bucket, key, e.statusCode(),
                         e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode(), e.numAttempts());
-                return false;
+                // a retried write is refused by its own first attempt when that one was carried out and its answer lost
+                return e.numAttempts() > 1 && holds(bytes);
             }
             throw failure("write", e);
         } catch (SdkClientException e) {
             // No answer: S3Proxy answers a refused precondition before it reads the body and closes the
             // connection, and the JDK's HTTP client then reports only that it could not send the body ("Error
-            // writing request body to server"); a lost answer looks the same. The write was conditional, so the
-            // object tells what happened: ours if it holds these bytes (they name this run), refused otherwise.
-            Optional<Versioned> now = read();
-            boolean ours = now.isPresent() && Arrays.equals(now.get().bytes(), bytes);
-            LOG.debug("No answer to the conditional write of s3://{}/{} ({}); the object {} it", bucket, key, e.getMessage(),
-                    ours ? "holds" : "does not hold");
-            return ours;
+            // writing request body to server"); a lost answer looks the same.
+            LOG.debug("No answer to the conditional write of s3://{}/{} ({})", bucket, key, e.getMessage());
+            return holds(bytes);
         }
+    }
+
+    /**
+     * Whether the object holds {@code bytes} (they name this run and its renewal time): what settles a conditional
+     * write whose answer is unknown, since no other run writes the same bytes.
+     */
+    private boolean holds(byte[] bytes) throws IOException {
+        Optional<Versioned> now = read();
+        return now.isPresent() && Arrays.equals(now.get().bytes(), bytes);
     }
 
     @Override

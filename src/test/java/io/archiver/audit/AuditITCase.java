@@ -12,10 +12,10 @@ import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
-import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.PositionProbe;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -28,7 +28,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,7 +42,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The audit and cleanup commands against a real archive, a real broker and a real S3 server. */
 @SharedMiniCluster
-@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class AuditITCase {
 
     @ParameterizedTest
@@ -232,16 +230,15 @@ class AuditITCase {
 
     @Test
     void uploadsOfACommitCutShortAreNotOrphansCleanupKeepsThemAndTheNextStartCompletesThem() throws Exception {
-        FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
         try (FaultScenario s = FaultScenario.start("audit-cut", 8_000, 2_000, Map.of("parallelism", "1"))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             s.awaitArchived(1_000);
-            faults.limitTo(s.topic());
+            S3Faults faults = s.s3Faults();
             faults.haltCompletesAfter(0);
             Await.until("a commit cut short", Duration.ofMinutes(1), () -> !probe.uncommittedFiles().isEmpty(),
                     () -> "position records " + probe.records());
             s.cancel();
-            faults.reset();
+            faults.heal();
 
             Cli.Result audit = Cli.run(s.config(), "audit", "--orphan-age=PT0S");
             assertThat(audit.out()).containsPattern("Commits cut short \\(completed by the next start without state, not orphans\\): [1-9]");
@@ -252,8 +249,6 @@ class AuditITCase {
             s.restartWithoutState(Map.of());
             s.finish();
             assertThat(probe.uncommittedFiles()).isEmpty();
-        } finally {
-            faults.reset();
         }
     }
 

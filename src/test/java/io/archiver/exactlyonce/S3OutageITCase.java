@@ -1,8 +1,8 @@
 package io.archiver.exactlyonce;
 
 import io.archiver.config.SinkLayout;
-import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Isolated
 class S3OutageITCase {
 
-    private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
+    private final S3Faults faults = SharedStack.get().s3Faults();
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)

@@ -6,8 +6,8 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.Await;
-import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,7 +38,7 @@ class SoakITCase {
 
     enum Fault { TASK_MANAGERS_KILLED, CANCEL_AND_RESTORE, SAVEPOINT_AND_RESCALE, S3_ERRORS, S3_RESTART, KAFKA_RESTART, COMMIT_ANSWER_LOST }
 
-    private final FaultInjectingBlobStore s3Faults = SharedStack.get().s3Faults();
+    private final S3Faults s3Faults = SharedStack.get().s3Faults();
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)

@@ -1,11 +1,9 @@
 package io.archiver.exactlyonce;
 
 import io.archiver.config.SinkLayout;
-import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
-import io.archiver.testutils.SharedStack;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,24 +18,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * archived exactly once.
  */
 @SharedMiniCluster
-@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class UploadFailureITCase {
-
-    private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void refusedUploadStartsAndPartsFailTheAttemptAndLoseNothing(SinkLayout layout) throws Exception {
-        int before = faults.injectedFaults();
         try (FaultScenario s = FaultScenario.start("upload-failure", 20_000, 3_000, Map.of("parallelism", "2", "sink.layout", layout.configName()))) {
-            faults.limitTo(s.topic());
+            S3Faults faults = s.s3Faults();
             s.awaitArchived(3_000);
             faults.refuseNextArchivePartUploads(3);
             s.awaitArchived(9_000);
             faults.refuseNextArchiveUploadStarts(3);
             s.finish();
             assertThat(s.jobsStarted()).isEqualTo(1);
+            assertThat(faults.injectedFaults()).as("upload faults injected").isEqualTo(6);
         }
-        assertThat(faults.injectedFaults() - before).as("upload faults injected").isEqualTo(6);
     }
 }

@@ -4,9 +4,9 @@ import io.archiver.config.SourceOptions;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
-import io.archiver.testutils.FaultInjectingBlobStore;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.PositionProbe;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -17,7 +17,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,12 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every offset Kafka holds is archived exactly once. A producer writes throughout.
  */
 @SharedMiniCluster
-@ResourceLock(SharedStack.S3_FAULTS_LOCK)
 class ResumeFromArchiveITCase {
 
     private static final Duration WAIT = Duration.ofMinutes(2);
 
-    private final FaultInjectingBlobStore faults = SharedStack.get().s3Faults();
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
@@ -83,7 +80,7 @@ class ResumeFromArchiveITCase {
             assertThat(probe.records()).as("position records of the cut commit").isNotEmpty()
                     .anySatisfy(r -> assertThat(r.files()).as("files of one partition in one checkpoint").hasSizeGreaterThan(1));
             s.cancel();
-            faults.reset();
+            s.s3Faults().heal();
             s.restartWithoutState(Map.of("parallelism", "3"));
             s.awaitArchived(10_000);
             s.cancel();
@@ -138,7 +135,7 @@ class ResumeFromArchiveITCase {
         s.awaitArchived(2_000);
         cutCommitInTheMiddleOfACheckpoint(s, probe);
         s.cancel();
-        faults.reset();
+        s.s3Faults().heal();
         List<String> cutShort = probe.uncommittedFiles();
         assertThat(cutShort).as("files of the cut commit").isNotEmpty();
         return cutShort;
@@ -149,7 +146,7 @@ class ResumeFromArchiveITCase {
      * whose files are partly visible. The job keeps failing its commits (and restarting) meanwhile.
      */
     private void cutCommitInTheMiddleOfACheckpoint(FaultScenario s, PositionProbe probe) throws Exception {
-        faults.limitTo(s.topic());
+        S3Faults faults = s.s3Faults();
         for (int attempt = 1; ; attempt++) {
             faults.haltCompletesAfter(1);
             Await.until("commits halted", WAIT, faults::completesHalted);

@@ -182,6 +182,11 @@ public final class FaultScenario implements AutoCloseable {
         throw new AssertionError("job " + job.getJobID() + " ended without failing");
     }
 
+    /** S3 faults for this scenario's objects only (archive, checkpoints, savepoints), healed when it closes. */
+    public S3Faults s3Faults() {
+        return stack.s3Faults(topic);
+    }
+
     /** The topic the scenario produces to and archives. */
     public String topic() {
         return topic;
@@ -238,6 +243,7 @@ public final class FaultScenario implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        stack.healS3Faults(topic);
         producer.close();
         if (!job.getJobStatus().get().isGloballyTerminalState()) {
             job.cancel().get(1, TimeUnit.MINUTES);

@@ -18,9 +18,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.parallel.Isolated;
-import org.junit.jupiter.api.parallel.ResourceLock;
-import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -37,10 +34,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Test classes run two at a time (failsafe's JUnit configuration in the pom), so what one class does to the
  * shared parts must not reach another: a class that kills the MiniCluster's TaskManagers holds
  * {@link #TASK_MANAGERS_LOCK} for writing and every class running jobs on the MiniCluster holds it for reading
- * ({@link SharedMiniCluster}); a class injecting S3 faults holds {@link #S3_FAULTS_LOCK} and limits its faults
- * to its own objects ({@link FaultInjectingBlobStore#limitTo}); a class that stops the broker or the S3 server,
- * changes the JVM's file systems or times what it runs is {@code @Isolated}. Faults such a class injected are
- * healed after each of its tests, whatever it asserted.
+ * ({@link SharedMiniCluster}); a class injecting S3 faults arms them for its own objects only ({@link
+ * #s3Faults(String)}); a class that stops the broker or the S3 server, arms S3 faults everywhere, changes the
+ * JVM's file systems or times what it runs is {@code @Isolated}. Faults armed everywhere are healed after each
+ * test, whatever it asserted.
  */
 public final class SharedStack
         implements BeforeAllCallback, AfterEachCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
@@ -56,8 +53,6 @@ public final class SharedStack
     public static final int DEFAULT_PARALLELISM = 4;
     /** Resource lock of the MiniCluster's TaskManagers: written by the classes that kill them. */
     public static final String TASK_MANAGERS_LOCK = "archiver.mini-cluster.task-managers";
-    /** Resource lock of the S3 server's fault injection ({@link #s3Faults}): one class arms faults at a time. */
-    public static final String S3_FAULTS_LOCK = "archiver.s3-faults";
 
     private static SharedStack instance;
     private static final AtomicInteger NAMES = new AtomicInteger();
@@ -120,16 +115,9 @@ public final class SharedStack
 
     @Override
     public void afterEach(ExtensionContext context) {
-        if (instance != null && injectsS3Faults(context.getRequiredTestClass())) {
-            instance.s3Faults.reset();
+        if (instance != null) {
+            instance.s3Faults.everywhere().heal(); // armed by @Isolated classes only: no other test runs meanwhile
         }
-    }
-
-    /** A class that may arm S3 faults: one holding {@link #S3_FAULTS_LOCK} or running isolated. */
-    private static boolean injectsS3Faults(Class<?> testClass) {
-        return AnnotationSupport.isAnnotated(testClass, Isolated.class)
-                || AnnotationSupport.findRepeatableAnnotations(testClass, ResourceLock.class).stream()
-                        .anyMatch(lock -> lock.value().equals(S3_FAULTS_LOCK));
     }
 
     public static SharedStack get() {
@@ -155,9 +143,19 @@ public final class SharedStack
         return s3;
     }
 
-    /** Fault injection inside the S3 server (no faults unless asked). */
-    public FaultInjectingBlobStore s3Faults() {
-        return s3Faults;
+    /** Faults for every object of the S3 server: for {@code @Isolated} classes only. */
+    public S3Faults s3Faults() {
+        return s3Faults.everywhere();
+    }
+
+    /** Faults for the objects under folders named {@code name}: a test's archive, checkpoints and savepoints. */
+    public S3Faults s3Faults(String name) {
+        return s3Faults.of(name);
+    }
+
+    /** Heals and forgets the faults of {@code name}. */
+    public void healS3Faults(String name) {
+        s3Faults.forget(name);
     }
 
     /** The incomplete multipart uploads of the shared S3 server, through the S3 API. */

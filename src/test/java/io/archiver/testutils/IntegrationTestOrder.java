@@ -1,0 +1,34 @@
+package io.archiver.testutils;
+
+import org.junit.jupiter.api.ClassDescriptor;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.ClassOrdererContext;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import java.util.Comparator;
+
+/**
+ * The order integration test classes are handed to JUnit's two threads: one takes classes from the front of the
+ * list, the other from the back (JUnit forks them in order and joins them in reverse). Classes that kill the
+ * MiniCluster's TaskManagers come first, so that the classes the other thread takes meanwhile, from the back, are
+ * the ones that need no MiniCluster (session clusters and commands in JVMs of their own) and can run beside them;
+ * a thread whose next class waits for a lock waits idle. {@code @Isolated} classes run last, one at a time, whatever
+ * the order.
+ */
+public final class IntegrationTestOrder implements ClassOrderer {
+
+    @Override
+    public void orderClasses(ClassOrdererContext context) {
+        context.getClassDescriptors().sort(Comparator.comparingInt(IntegrationTestOrder::rank)
+                .thenComparing(d -> d.getTestClass().getSimpleName()));
+    }
+
+    private static int rank(ClassDescriptor d) {
+        if (d.findRepeatableAnnotations(ResourceLock.class).stream()
+                .anyMatch(lock -> lock.value().equals(SharedStack.TASK_MANAGERS_LOCK) && lock.mode() == ResourceAccessMode.READ_WRITE)) {
+            return 0;
+        }
+        return d.isAnnotated(SharedMiniCluster.class) ? 1 : 2;
+    }
+}

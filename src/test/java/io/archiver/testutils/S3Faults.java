@@ -1,0 +1,126 @@
+package io.archiver.testutils;
+
+import org.gaul.s3proxy.blobstore.S3Exceptions;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Faults armed in the S3 server ({@link FaultInjectingBlobStore}) for the objects of one test's archive, its
+ * checkpoints and savepoints ({@link FaultInjectingBlobStore#of}), or for every object ({@link
+ * FaultInjectingBlobStore#everywhere}, only for {@code @Isolated} classes): an outage (every data request
+ * answered 500/503 for a while), failures of the commit step (CompleteMultipartUpload refused, or carried out with
+ * its answer lost), refused uploads of archive part files.
+ */
+public final class S3Faults {
+
+    private final AtomicLong outageUntil = new AtomicLong();
+    private volatile int outageStatus = 503;
+    private final AtomicInteger refuseCompletes = new AtomicInteger();
+    private final AtomicInteger loseCompleteAnswers = new AtomicInteger();
+    private final AtomicInteger completesBeforeHalt = new AtomicInteger(-1);
+    private final AtomicInteger refuseStarts = new AtomicInteger();
+    private final AtomicInteger refuseParts = new AtomicInteger();
+    private final AtomicInteger injected = new AtomicInteger();
+
+    /** Every data request is answered with {@code status} for {@code duration}. */
+    public void outage(int status, Duration duration) {
+        outageStatus = status;
+        outageUntil.set(System.currentTimeMillis() + duration.toMillis());
+    }
+
+    /** The next {@code n} CompleteMultipartUpload requests are refused with 503 before anything happens. */
+    public void refuseNextCompletes(int n) {
+        refuseCompletes.set(n);
+    }
+
+    /** The next {@code n} CompleteMultipartUpload requests are carried out, then answered with 500. */
+    public void loseNextCompleteAnswers(int n) {
+        loseCompleteAnswers.set(n);
+    }
+
+    /**
+     * The next {@code n} CompleteMultipartUpload requests of archive data files are carried out, every later one
+     * is refused with 503 until {@link #heal()}: commits stop in the middle of a checkpoint's files. Other
+     * uploads (Flink writes checkpoint metadata as multipart uploads too) go through, so checkpoints complete.
+     */
+    public void haltCompletesAfter(int n) {
+        completesBeforeHalt.set(n);
+    }
+
+    /** The next {@code n} multipart uploads of archive files to start (when a part file opens) are refused with 403. */
+    public void refuseNextArchiveUploadStarts(int n) {
+        refuseStarts.set(n);
+    }
+
+    /** The next {@code n} part uploads of archive files (when a part file closes) are refused with 403. */
+    public void refuseNextArchivePartUploads(int n) {
+        refuseParts.set(n);
+    }
+
+    /** True once {@link #haltCompletesAfter} has let its requests through and refuses the rest. */
+    public boolean completesHalted() {
+        return completesBeforeHalt.get() == 0;
+    }
+
+    public boolean inOutage() {
+        return System.currentTimeMillis() < outageUntil.get();
+    }
+
+    /** Errors answered so far. */
+    public int injectedFaults() {
+        return injected.get();
+    }
+
+    /** Heals every fault: requests go through again. */
+    public void heal() {
+        outageUntil.set(0);
+        refuseCompletes.set(0);
+        refuseStarts.set(0);
+        refuseParts.set(0);
+        loseCompleteAnswers.set(0);
+        completesBeforeHalt.set(-1);
+    }
+
+    void duringOutage() {
+        if (inOutage()) {
+            throw injected(outageStatus);
+        }
+    }
+
+    void onArchiveUploadStart() {
+        if (take(refuseStarts)) {
+            throw injected(403);
+        }
+    }
+
+    void onArchivePartUpload() {
+        if (take(refuseParts)) {
+            throw injected(403);
+        }
+    }
+
+    /** Before a CompleteMultipartUpload of {@code archiveFile} or another object is carried out. */
+    void beforeComplete(boolean archiveFile) {
+        if ((archiveFile && completesBeforeHalt.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) || take(refuseCompletes)) {
+            throw injected(503);
+        }
+    }
+
+    /** After a CompleteMultipartUpload was carried out. */
+    void afterComplete() {
+        if (take(loseCompleteAnswers)) {
+            throw injected(500);
+        }
+    }
+
+    private RuntimeException injected(int status) {
+        injected.incrementAndGet();
+        return S3Exceptions.fromStatusCode(status);
+    }
+
+    private static boolean take(AtomicInteger counter) {
+        return counter.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+}
