@@ -3,6 +3,7 @@ package io.archiver.fencing;
 import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
@@ -117,6 +118,23 @@ class FencingITCase {
         taker.checkOwner();
         holder.close();
         taker.close();
+    }
+
+    @Test
+    void onS3AConditionalWriteCarriedOutWhoseAnswerWasLostIsTheWritersThoughItsRetryIsRefused() throws Exception {
+        String name = SharedStack.uniqueName("lease-lost-answer");
+        String root = "s3://" + SharedStack.BUCKET + "/" + name;
+        writeLease(root, "crashed-run", System.currentTimeMillis() - 3_600_000);
+        S3Faults faults = SharedStack.get().s3Faults(name);
+        try (LeaseObject lease = LeaseObject.at(new Path(new Path(root), "_archiver/lease.json"))) {
+            String version = lease.read().orElseThrow().version();
+            faults.loseNextPutAnswers(1); // written, answered 500: the SDK retries, and S3 refuses the stale If-Match
+            assertThat(lease.replace("{\"owner\":\"taker\"}".getBytes(StandardCharsets.UTF_8), version)).isTrue();
+            assertThat(faults.injectedFaults()).as("answers lost").isEqualTo(1);
+            assertThat(new String(lease.read().orElseThrow().bytes(), StandardCharsets.UTF_8)).contains("taker");
+        } finally {
+            SharedStack.get().healS3Faults(name);
+        }
     }
 
     /** Writes the lease of another run, as a job taking over would. */

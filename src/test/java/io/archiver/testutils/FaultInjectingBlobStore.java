@@ -96,8 +96,10 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
 
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
-        duringOutage(request.key());
-        return super.putBlob(request, in);
+        List<S3Faults> faults = duringOutage(request.key());
+        PutObjectResponse response = super.putBlob(request, in);
+        faults.forEach(S3Faults::afterPut);
+        return response;
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * checkpoints and savepoints ({@link FaultInjectingBlobStore#of}), or for every object ({@link
  * FaultInjectingBlobStore#everywhere}, only for {@code @Isolated} classes): an outage (every data request
  * answered 500/503 for a while), failures of the commit step (CompleteMultipartUpload refused, or carried out with
- * its answer lost), refused uploads of archive part files.
+ * its answer lost), lost answers to object writes, refused uploads of archive part files.
  */
 public final class S3Faults {
 
@@ -19,6 +19,7 @@ public final class S3Faults {
     private volatile int outageStatus = 503;
     private final AtomicInteger refuseCompletes = new AtomicInteger();
     private final AtomicInteger loseCompleteAnswers = new AtomicInteger();
+    private final AtomicInteger losePutAnswers = new AtomicInteger();
     private final AtomicInteger completesBeforeHalt = new AtomicInteger(-1);
     private final AtomicInteger refuseStarts = new AtomicInteger();
     private final AtomicInteger refuseParts = new AtomicInteger();
@@ -38,6 +39,11 @@ public final class S3Faults {
     /** The next {@code n} CompleteMultipartUpload requests are carried out, then answered with 500. */
     public void loseNextCompleteAnswers(int n) {
         loseCompleteAnswers.set(n);
+    }
+
+    /** The next {@code n} PutObject requests are carried out, then answered with 500 (clients retry that). */
+    public void loseNextPutAnswers(int n) {
+        losePutAnswers.set(n);
     }
 
     /**
@@ -80,6 +86,7 @@ public final class S3Faults {
         refuseStarts.set(0);
         refuseParts.set(0);
         loseCompleteAnswers.set(0);
+        losePutAnswers.set(0);
         completesBeforeHalt.set(-1);
     }
 
@@ -111,6 +118,13 @@ public final class S3Faults {
     /** After a CompleteMultipartUpload was carried out. */
     void afterComplete() {
         if (take(loseCompleteAnswers)) {
+            throw injected(500);
+        }
+    }
+
+    /** After a PutObject was carried out. */
+    void afterPut() {
+        if (take(losePutAnswers)) {
             throw injected(500);
         }
     }
