@@ -14,6 +14,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.PositionProbe;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The audit and cleanup commands against a real archive, a real broker and a real S3 server. */
 @SharedMiniCluster
+@LongRunning
 class AuditITCase {
 
     @ParameterizedTest

@@ -3,6 +3,7 @@ package io.archiver.exactlyonce;
 import io.archiver.config.SinkLayout;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,7 @@ import java.util.Map;
  * is one of the class's own, so the classes running beside it keep theirs.
  */
 @SharedMiniCluster
+@LongRunning
 class KafkaRestartITCase {
 
     private static EmbeddedKafka broker;

@@ -2,6 +2,7 @@ package io.archiver.exactlyonce;
 
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
@@ -15,6 +16,7 @@ import java.util.Map;
  * the layout changed at each restore.
  */
 @SharedMiniCluster
+@LongRunning
 class SavepointChainITCase {
 
     @ParameterizedTest

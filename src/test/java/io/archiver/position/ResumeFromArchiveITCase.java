@@ -5,6 +5,7 @@ import io.archiver.archive.IncompleteUploads;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.PositionProbe;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every offset Kafka holds is archived exactly once. A producer writes throughout.
  */
 @SharedMiniCluster
+@LongRunning
 class ResumeFromArchiveITCase {
 
     private static final Duration WAIT = Duration.ofMinutes(2);

@@ -11,6 +11,7 @@ import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * layouts (a file of the per-topic layout is rewritten once for all the partitions it holds).
  */
 @SharedMiniCluster
+@LongRunning
 class RepairITCase {
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -50,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code transaction.max.timeout.ms}. The truth is the read_committed read-back of the target.
  */
 @SharedMiniCluster
+@LongRunning
 class RestoreAgainITCase {
 
     @Test

@@ -13,8 +13,9 @@ import java.util.Comparator;
  * list, the other from the back (JUnit forks them in order and joins them in reverse). Classes that kill the
  * MiniCluster's TaskManagers come first, so that the classes the other thread takes meanwhile, from the back, are
  * the ones that need no MiniCluster (session clusters and commands in JVMs of their own) and can run beside them;
- * a thread whose next class waits for a lock waits idle. {@code @Isolated} classes run last, one at a time, whatever
- * the order.
+ * a thread whose next class waits for a lock waits idle. Of the classes running MiniCluster jobs, the {@link
+ * LongRunning} ones come first, so that the threads meet on short ones at the end. {@code @Isolated} classes run
+ * last, one at a time, whatever the order.
  */
 public final class IntegrationTestOrder implements ClassOrderer {
 
@@ -29,6 +30,9 @@ public final class IntegrationTestOrder implements ClassOrderer {
                 .anyMatch(lock -> lock.value().equals(SharedStack.TASK_MANAGERS_LOCK) && lock.mode() == ResourceAccessMode.READ_WRITE)) {
             return 0;
         }
-        return d.isAnnotated(SharedMiniCluster.class) ? 1 : 2;
+        if (d.isAnnotated(SharedMiniCluster.class)) {
+            return d.isAnnotated(LongRunning.class) ? 1 : 2;
+        }
+        return 3;
     }
 }

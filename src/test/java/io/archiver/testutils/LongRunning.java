@@ -1,0 +1,14 @@
+package io.archiver.testutils;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * An integration test class that takes over 40 s by itself: {@link IntegrationTestOrder} hands it out before the
+ * short ones, so that the run does not end with one thread on it and the other idle.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface LongRunning {}
