@@ -153,7 +153,7 @@ class SchemaRegistryITCase {
         String target = topic + "-restored";
         Cli.Result restored = Cli.run(config, "restore", "--topics", topic, "--rename", topic + "=" + target, "--create-topics");
         assertThat(restored.code()).as(restored.out()).isZero();
-        List<ArchiveRecord> back = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), target);
+        List<ArchiveRecord> back = KafkaTopicReader.readCommitted(stack.kafka().bootstrapServers(), target, truth.size());
         assertThat(back).hasSize(truth.size());
         for (int i = 0; i < truth.size(); i++) {
             ArchiveRecord a = byPartitionAndOffset(truth).get(i);

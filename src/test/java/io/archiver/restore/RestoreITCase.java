@@ -341,20 +341,9 @@ class RestoreITCase {
         return new Archived(topic, config, records);
     }
 
-    /**
-     * What a read_committed consumer reads of {@code topic} once it holds {@code expected} records, or after 30 s:
-     * a transaction's commit returns before its markers reach every partition, so the last stable offsets of a
-     * just committed restore may lag for a moment.
-     */
+    /** {@link KafkaTopicReader#readCommitted} on the shared broker. */
     static List<ArchiveRecord> committed(String topic, int expected) throws Exception {
-        String bootstrap = SharedStack.get().kafka().bootstrapServers();
-        try {
-            Await.until(expected + " committed records in " + topic, Duration.ofSeconds(30),
-                    () -> KafkaTopicReader.readAll(bootstrap, topic).size() >= expected);
-        } catch (AssertionError fewer) {
-            // compared below, record by record
-        }
-        return KafkaTopicReader.readAll(bootstrap, topic);
+        return KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), topic, expected);
     }
 
     /** Per partition number, the records in order as (timestamp, key, value, headers): what a restore must keep. */

@@ -218,7 +218,7 @@ public final class FaultScenario implements AutoCloseable {
      */
     public List<ArchiveRecord> drain() throws Exception {
         producer.awaitDone(CATCH_UP.toMillis());
-        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(kafka.bootstrapServers(), topic);
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readCommitted(kafka.bootstrapServers(), topic, producer.committed());
         if (inKafka.size() < producer.committed()) {
             throw new AssertionError("Kafka holds " + inKafka.size() + " committed records of " + topic + " but "
                     + producer.committed() + " were acknowledged or committed");

@@ -31,6 +31,21 @@ public final class KafkaTopicReader {
         return readAll(TestRecords.client(bootstrap), topic);
     }
 
+    /**
+     * What a read_committed consumer reads of {@code topic} once it holds {@code expected} records, or after 30 s
+     * (the caller compares what it got): a transaction's commit returns before its markers reach every partition,
+     * so the last stable offsets of a topic just written in transactions (a restore's target) may lag a moment.
+     */
+    public static List<ArchiveRecord> readCommitted(String bootstrap, String topic, int expected) throws Exception {
+        try {
+            Await.until(expected + " committed records in " + topic, Duration.ofSeconds(30),
+                    () -> readAll(bootstrap, topic).size() >= expected);
+        } catch (AssertionError fewer) {
+            // compared by the caller, record by record
+        }
+        return readAll(bootstrap, topic);
+    }
+
     /** Every record of {@code topic} a read_committed consumer reads, connecting with {@code client}. */
     public static List<ArchiveRecord> readAll(Properties client, String topic) {
         Properties props = new Properties();
