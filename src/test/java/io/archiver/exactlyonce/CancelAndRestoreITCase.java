@@ -3,7 +3,6 @@ package io.archiver.exactlyonce;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedMiniCluster;
-import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -4,7 +4,6 @@ import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
-import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -97,15 +97,11 @@ public final class S3Faults {
     }
 
     void onArchiveUploadStart() {
-        if (take(refuseStarts)) {
-            throw injected(403);
-        }
+        failIfTaken(refuseStarts, 403);
     }
 
     void onArchivePartUpload() {
-        if (take(refuseParts)) {
-            throw injected(403);
-        }
+        failIfTaken(refuseParts, 403);
     }
 
     /** Before a CompleteMultipartUpload of {@code archiveFile} or another object is carried out. */
@@ -117,15 +113,18 @@ public final class S3Faults {
 
     /** After a CompleteMultipartUpload was carried out. */
     void afterComplete() {
-        if (take(loseCompleteAnswers)) {
-            throw injected(500);
-        }
+        failIfTaken(loseCompleteAnswers, 500);
     }
 
     /** After a PutObject was carried out. */
     void afterPut() {
-        if (take(losePutAnswers)) {
-            throw injected(500);
+        failIfTaken(losePutAnswers, 500);
+    }
+
+    /** Answers {@code status} while {@code counter} lasts. */
+    private void failIfTaken(AtomicInteger counter, int status) {
+        if (take(counter)) {
+            throw injected(status);
         }
     }
 
