@@ -29,6 +29,8 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private static final long serialVersionUID = 1L;
     private static final String HEADER_KEY_PATH =
             String.join(".", EnvelopeFields.HEADERS, "list", "element", EnvelopeFields.HEADER_KEY);
+    private static final String HEADER_VALUE_PATH =
+            String.join(".", EnvelopeFields.HEADERS, "list", "element", EnvelopeFields.HEADER_VALUE);
 
     private final PayloadFormats formats;
     private final ParquetCompression compression;
@@ -103,18 +105,23 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     }
 
     private ParquetWriter<ArchiveRecord> createWriter(OutputFile out, FileSchemas file, boolean ours) throws IOException {
-        // Dictionaries only where values repeat: keys and header keys. Values, offsets and timestamps are mostly
+        // A dictionary only for header keys, which repeat in every file. Values, offsets and timestamps are mostly
         // unique (dictionary-encoding values was a quarter of the writer's time, profiled), topic and partition
         // are constant in a file (plain encoding compresses them to nothing). Header values are often unique
         // (trace ids, sequence numbers): a dictionary of them took a fifth of the writer's time and made files
-        // larger, and with values that repeat it saved under 0.1 % of the bytes (docs/benchmarks.md). Every
-        // dictionary costs an open file heap: 172 KB per open file with all columns, 40 KB with none (measured),
-        // which decides how many partitions and time folders fit in a heap; CompactDictionaryWriters makes the
-        // rest grow with data.
+        // larger, and with values that repeat it saved under 0.1 % of the bytes. Keys: their dictionary's lookups
+        // were a tenth of the writer's time, and without it files were no larger with zstd (10 to 1,000,000
+        // distinct keys: at most 0.04 % larger with 10; docs/benchmarks.md). Every dictionary costs an open file
+        // heap (172 KB per open file with all columns, 40 KB with none, measured), which decides how many partitions
+        // and time folders fit in a heap; CompactDictionaryWriters makes the rest grow with data.
+        // No min/max statistics for values and header values: opaque bytes no query filters on by range, and
+        // comparing each value with its column's bounds was 7 % of the writer's time; their null counts go
+        // with them. Keys, offsets, timestamps, partitions keep theirs (readers skip row groups by them).
         return new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, ours)
                 .withDictionaryEncoding(false)
-                .withDictionaryEncoding(EnvelopeFields.KEY, true)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
+                .withStatisticsEnabled(EnvelopeFields.VALUE, false)
+                .withStatisticsEnabled(HEADER_VALUE_PATH, false)
                 // sizes per page for readers that plan memory by them (none of DuckDB, Spark, Trino, Athena yet):
                 // 2 % of the sink's time, profiled
                 .withSizeStatisticsEnabled(false)

@@ -21,9 +21,10 @@ class CompactDictionaryWritersTest {
 
     @Test
     void filesAreByteForByteParquetsOwnAcrossPagesAndADictionaryThatFallsBackToPlain() throws Exception {
-        IntFunction<ArchiveRecord> repeatedKeys = i -> record(i, "customer-" + (i % 37), i % 3);
-        IntFunction<ArchiveRecord> uniqueLongKeys = i -> record(i, "key-" + i + "-" + "x".repeat(120), 2);
-        for (IntFunction<ArchiveRecord> records : java.util.List.of(repeatedKeys, uniqueLongKeys)) {
+        // header keys are the dictionary-encoded column: a few names repeating, and unique long names
+        IntFunction<ArchiveRecord> repeatedHeaderKeys = i -> record(i, "customer-" + (i % 37), i % 3, h -> "h" + h);
+        IntFunction<ArchiveRecord> uniqueLongHeaderKeys = i -> record(i, "key-" + i, 2, h -> "h" + h + "-" + i + "-" + "x".repeat(120));
+        for (IntFunction<ArchiveRecord> records : java.util.List.of(repeatedHeaderKeys, uniqueLongHeaderKeys)) {
             byte[] compact = write(true, records);
             byte[] parquets = write(false, records);
             assertThat(compact.length).isGreaterThan(100_000);
@@ -60,11 +61,11 @@ class CompactDictionaryWritersTest {
         return file.bytes();
     }
 
-    private static ArchiveRecord record(int i, String key, int headers) {
+    private static ArchiveRecord record(int i, String key, int headers, IntFunction<String> headerKey) {
         String[] keys = new String[headers];
         byte[][] values = new byte[headers][];
         for (int h = 0; h < headers; h++) {
-            keys[h] = "h" + h;
+            keys[h] = headerKey.apply(h);
             values[h] = ("header-" + (i % 5)).getBytes(StandardCharsets.UTF_8);
         }
         return new ArchiveRecord("t", 0, i, 1_700_000_000_000L + i, "CreateTime", key.getBytes(StandardCharsets.UTF_8),
