@@ -23,9 +23,8 @@ public final class RestoreOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "Exactly-once checkpoint interval of the restore job, apart from checkpoint.interval (the archiving job's): "
-                                    + "each checkpoint commits a Kafka transaction of about this long, and a restore ends at the first "
-                                    + "checkpoint after its last record, so it waits half of this on average. At most half the brokers' "
-                                    + "transaction.max.timeout.ms.");
+                                    + "each checkpoint commits a Kafka transaction of about this long (the last one is committed as soon as "
+                                    + "every file is read). At most half the brokers' transaction.max.timeout.ms.");
 
     /** Fails on a restore checkpoint interval under 10 ms. */
     static void validate(ArchiverConfig config) {

@@ -10,8 +10,8 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -44,16 +44,16 @@ import static io.archiver.config.JobOptions.JOB_NAME;
 import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
 
 /**
- * The restore job: the plan's read units (a file, or files whose offsets overlap), a partition's in offset order
- * to one reader ({@link ArchiveFileRecords}), each record written to the same partition number of its target topic by Flink's
+ * The restore job: each archived partition of the plan is read by one reader, its read units in offset order
+ * ({@link RestoreSource}), each record written to the same partition number of its target topic by Flink's
  * {@code KafkaSink} in exactly-once mode (Kafka transactions committed with each checkpoint), so that a
  * read_committed consumer of the target sees every restored record once, in order, also after the job
  * failed and recovered from its checkpoint. Always a streaming job over a bounded input: the checkpoints
  * commit the transactions as it goes and the job ends when every file is written.
  *
  * <pre>
- *  plan's files ──► keyBy(partition) ──► read file ──► KafkaSink (exactly once)
- *  (uid restore-files)                  (restore-read)  (restore-kafka-sink)
+ *  archive files, a partition per reader ──► KafkaSink (exactly once)
+ *  (uid restore-read)                         (restore-kafka-sink)
  * </pre>
  */
 public final class RestoreJob {
@@ -77,18 +77,12 @@ public final class RestoreJob {
         String restoreId = transactionalIdPrefix(config, selection);
         int transactionTimeoutMs = transactionTimeoutMs(config, out);
         RestoreProgress progress = RestoreProgress.forWriting(config, plan, selection, out);
-        List<String> files = new ArrayList<>();
-        plan.partitions().forEach((tp, planned) -> RestorePlan.readUnits(planned).forEach(unit ->
-                files.add(tp + "\t" + String.join("\t", UnitRecords.paths(unit)))));
-        env.fromData(files, Types.STRING)
-                .setParallelism(1)
-                .uid("restore-files")
-                .name("Archive files")
-                .keyBy(line -> line.substring(0, line.indexOf('\t')))
-                .flatMap(new ArchiveFileRecords(PayloadFormats.of(config), selection, progress))
-                .returns(TypeInformation.of(ArchiveRecord.class))
+        List<RestoreSplit> partitions = new ArrayList<>();
+        plan.partitions().forEach((tp, planned) -> partitions.add(RestoreSplit.unread(tp.toString(),
+                RestorePlan.readUnits(planned).stream().map(UnitRecords::paths).toList())));
+        env.fromSource(new RestoreSource(PayloadFormats.of(config), selection, progress, partitions), WatermarkStrategy.noWatermarks(),
+                        "Read archive files", TypeInformation.of(ArchiveRecord.class))
                 .uid("restore-read")
-                .name("Read archive files")
                 .sinkTo(sink(config, selection, targetPartitions, restoreId, transactionTimeoutMs))
                 .uid("restore-kafka-sink")
                 .name("Kafka sink (exactly once)");
@@ -96,20 +90,16 @@ public final class RestoreJob {
 
     /**
      * The job's Flink settings: the archiver's (restarts, parallelism, checkpoint storage), always streaming with
-     * unaligned exactly-once checkpoints every {@code restore.checkpoint-interval}, also when the configuration is a batch
+     * exactly-once checkpoints every {@code restore.checkpoint-interval}, also when the configuration is a batch
      * archiver's: without checkpoints the Kafka sink commits each subtask's records when its input ends, and a
-     * failure after one subtask ended would write its records again.
+     * failure after one subtask ended would write its records again. The checkpoint that commits the last records
+     * does not wait for the interval: Flink triggers one as soon as every task has read all of its input.
      */
     public static Configuration settings(ArchiverConfig config) {
         Configuration conf = JobSettings.of(config);
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.get(RESTORE_CHECKPOINT_INTERVAL));
         conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-        // unaligned: the source hands out every file at once, and an aligned barrier would wait behind all of them,
-        // making the whole restore one transaction; unaligned, it overtakes them and each transaction spans about
-        // one interval (the files not read yet are kept in the checkpoint and read after a recovery)
-        conf.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
-        conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ZERO);
         return conf;
     }
 

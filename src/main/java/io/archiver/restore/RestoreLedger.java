@@ -50,7 +50,7 @@ import static io.archiver.config.RestoreOptions.RESTORE_LEDGER_TOPIC;
  * What restores wrote, kept where nothing but the restore changes it: a compacted topic of the cluster restored
  * into ({@code restore.ledger-topic}), one entry per archived partition and target ({@link #key}), its value the
  * partition's {@link RestoreHistory}. The restore job writes an entry after each read unit of a partition in the
- * same Kafka transaction as the unit's records ({@link ArchiveFileRecords}), so an entry is committed exactly when
+ * same Kafka transaction as the unit's records ({@link RestoreSourceReader}), so an entry is committed exactly when
  * the records it counts are: whatever the target topic's own settings do to its records afterwards (compaction,
  * retention, deleted segments), and wherever a restore was cancelled or crashed, the latest committed entry says
  * which records were written. Compaction of the ledger keeps the latest entry of every key.

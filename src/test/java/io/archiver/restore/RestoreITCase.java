@@ -88,6 +88,25 @@ class RestoreITCase {
     }
 
     @Test
+    void aRestoreEndsAsSoonAsItsLastFileIsWrittenNotAtTheNextCheckpointInterval() throws Exception {
+        Archived archived = archive("restore-ends", 3_000);
+        String target = archived.topic + "-restored";
+        SharedStack.get().kafka().createTopic(target, PARTITIONS);
+        Map<String, String> settings = new java.util.HashMap<>(archived.config.toMap());
+        settings.put("restore.checkpoint-interval", "2 min");
+
+        long start = System.nanoTime();
+        Cli.Result restored = Cli.run(ArchiverConfig.of(settings), "restore", "--topics", archived.topic, "--rename",
+                archived.topic + "=" + target);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(restored.code()).as(restored.out()).isZero();
+        // before, it ended at the first checkpoint after its last record: anywhere in the 2 minutes
+        assertThat(took).as("the restore's time with checkpoints every 2 min while files are read").isLessThan(Duration.ofSeconds(40));
+        assertThat(byPartition(committed(target, archived.records.size()))).isEqualTo(byPartition(archived.records));
+    }
+
+    @Test
     void aRestoreCancelledAndStartedAgainWithoutStateWritesEachRecordOnceAndAThirdStartWritesNothing() throws Exception {
         Archived archived = archive("restore-again", 20_000, 2_048);
         String target = archived.topic + "-again";
