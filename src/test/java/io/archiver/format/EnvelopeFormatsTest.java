@@ -178,6 +178,35 @@ class EnvelopeFormatsTest {
     }
 
     @Test
+    void jsonLinesOfAnotherShapeOrLongerThanTheReadBufferReadTheSame() throws Exception {
+        List<ArchiveRecord> records = new ArrayList<>(records());
+        byte[] large = new byte[700_000]; // its line is longer than the reader's buffer
+        new java.util.Random(1).nextBytes(large);
+        records.add(new ArchiveRecord("orders", 2, 44, 7, "CreateTime", null, large, new String[] {"h"}, new byte[][] {large}));
+        write("shapes.jsonl", new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0), records);
+        ObjectMapper json = new ObjectMapper();
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("shapes.jsonl"))) {
+            // the same objects as a person or another tool might write them: spaced out, escaped, CRLF
+            lines.add(json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(line)).replace("\n", " ")
+                    .replace("orders", "ord\\u0065rs") + "\r");
+            lines.add("");
+        }
+        Files.write(dir.resolve("spaced.jsonl"), lines);
+        Path spaced = new Path(dir.resolve("spaced.jsonl").toUri());
+        assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(spaced)).containsExactlyElementsOf(records);
+        assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(new Path(dir.resolve("shapes.jsonl").toUri())))
+                .containsExactlyElementsOf(records);
+
+        Files.writeString(dir.resolve("pretty.jsonl"), "{\n  \"offset\": 1\n}\n");
+        assertThatThrownBy(() -> new ArchiveFileReader(PayloadFormats.BYTES).readAll(new Path(dir.resolve("pretty.jsonl").toUri())))
+                .hasMessageContaining("line 1 is not JSON");
+        Files.writeString(dir.resolve("array.jsonl"), "{\"offset\":1}\n\n[1]\n");
+        assertThatThrownBy(() -> new ArchiveFileReader(PayloadFormats.BYTES).readAll(new Path(dir.resolve("array.jsonl").toUri())))
+                .hasMessageContaining("line 3 is not a JSON object");
+    }
+
+    @Test
     void jsonLinesOffsetsAndCountsEqualTheRecordsRead() throws Exception {
         List<ArchiveRecord> records = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
