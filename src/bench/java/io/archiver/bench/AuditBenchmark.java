@@ -62,7 +62,7 @@ public final class AuditBenchmark {
     static void run() throws Exception {
         long records = Long.getLong("bench.audit.records", 1_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
-        Path work = Files.createTempDirectory("audit-bench");
+        Path work = BenchStack.workFolder("audit-bench");
         try (BenchStack stack = BenchStack.start(work)) {
             EmbeddedS3 s3 = stack.s3();
             EmbeddedKafka kafka = stack.kafka();

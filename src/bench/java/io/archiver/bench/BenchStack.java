@@ -5,8 +5,11 @@ import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.util.FileUtils;
 import org.gaul.s3proxy.blobstore.BlobStore;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 
@@ -27,6 +30,16 @@ final class BenchStack implements AutoCloseable {
         this.s3 = s3;
         this.kafka = kafka;
         this.fileSystems = fileSystems;
+    }
+
+    /**
+     * A new work folder for one benchmark's run, deleted when the JVM exits (its topics and archives take up to
+     * about 20 GB; a run that fails or is stopped halfway leaves nothing behind either).
+     */
+    static Path workFolder(String name) throws IOException {
+        Path work = Files.createTempDirectory(name);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> FileUtils.deleteDirectoryQuietly(work.toFile()), "delete " + work));
+        return work;
     }
 
     static BenchStack start(Path work) throws Exception {

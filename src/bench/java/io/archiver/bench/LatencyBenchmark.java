@@ -83,7 +83,7 @@ public final class LatencyBenchmark {
         int rate = Integer.getInteger("bench.latency.rate", 2_000);
         String format = System.getProperty("bench.latency.format", "parquet");
         int rounds = Integer.getInteger("bench.rounds", 3);
-        Path work = Files.createTempDirectory("latency-bench");
+        Path work = BenchStack.workFolder("latency-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
         Map<Case, List<Window>> windows = new LinkedHashMap<>();
         try (BenchStack stack = BenchStack.start(work, store -> counter[0] = new RequestCountingBlobStore(store))) {

@@ -106,7 +106,7 @@ public final class MemoryBenchmark {
     /** One topic on a fresh stack and session cluster: every variant, {@code rounds} times after a warm-up. */
     private static void runCase(int partitions, long records, int hours, int rounds, StringBuilder md, StringBuilder csv)
             throws Exception {
-        Path work = Files.createTempDirectory("memory-bench");
+        Path work = BenchStack.workFolder("memory-bench");
         Path gcLog = work.resolve("taskmanager-gc.log");
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0);
                 EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {

@@ -70,7 +70,7 @@ public final class RecoveryBenchmark {
     static void run() throws Exception {
         int partitions = Integer.getInteger("bench.recovery.partitions", 1_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
-        Path work = Files.createTempDirectory("recovery-bench");
+        Path work = BenchStack.workFolder("recovery-bench");
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         try (BenchStack stack = BenchStack.start(work, RequestCountingBlobStore::new)) {
             EmbeddedS3 s3 = stack.s3();

@@ -13,7 +13,6 @@ import io.archiver.restore.RestoreSelection;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.FileUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.tools.ProducerPerformance;
 
@@ -71,7 +70,7 @@ public final class RestoreBenchmark {
     static void run() throws Exception {
         long records = Long.getLong("bench.restore.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
-        java.nio.file.Path work = Files.createTempDirectory("restore-bench");
+        java.nio.file.Path work = BenchStack.workFolder("restore-bench");
         try (BenchStack stack = BenchStack.start(work)) {
             EmbeddedS3 s3 = stack.s3();
             EmbeddedKafka kafka = stack.kafka();
@@ -100,8 +99,6 @@ public final class RestoreBenchmark {
                 results.add(measure(v.getKey(), rounds, v.getValue()));
             }
             write(results, records, bytes, rounds);
-        } finally {
-            FileUtils.deleteDirectory(work.toFile()); // 2,000,000 records: about 20 GB of topics and archives
         }
     }
 

@@ -58,7 +58,7 @@ public final class StartupBenchmark {
         int filesPerPartition = Integer.getInteger("bench.startup.files-per-partition", 10);
         int subtasks = Integer.getInteger("bench.startup.subtasks", 2);
         int rounds = Integer.getInteger("bench.rounds", 3);
-        Path work = Files.createTempDirectory("startup-bench");
+        Path work = BenchStack.workFolder("startup-bench");
         RequestCountingBlobStore[] counter = new RequestCountingBlobStore[1];
         try (EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store -> counter[0] = new RequestCountingBlobStore(store))) {
             s3.createBucket(BUCKET);

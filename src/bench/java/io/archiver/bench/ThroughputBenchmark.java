@@ -94,7 +94,7 @@ public final class ThroughputBenchmark {
     static void run() throws Exception {
         int records = Integer.getInteger("bench.throughput.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
-        java.nio.file.Path work = Files.createTempDirectory("bench");
+        java.nio.file.Path work = BenchStack.workFolder("bench");
         boolean avro = System.getProperty("bench.throughput.payload", "bytes").equals("avro");
         try (BenchStack stack = BenchStack.start(work); EmbeddedSchemaRegistry registry = avro ? EmbeddedSchemaRegistry.start() : null) {
             EmbeddedS3 s3 = stack.s3();

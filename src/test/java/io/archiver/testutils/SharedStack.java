@@ -13,6 +13,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.util.FileUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
@@ -65,6 +66,8 @@ public final class SharedStack
     private S3IncompleteUploads uploads;
     private MiniClusterWithClientResource flink;
     private EmbeddedSchemaRegistry registry;
+    /** The S3 server's files: a full run leaves about 250 MB there, deleted when the run ends. */
+    private Path dir;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -79,7 +82,7 @@ public final class SharedStack
     }
 
     private void start() throws Exception {
-        Path dir = Files.createTempDirectory("archiver-it");
+        dir = Files.createTempDirectory("archiver-it");
         s3 = EmbeddedS3.start(dir.resolve("s3"), 0, store -> s3Faults = new FaultInjectingBlobStore(store));
         s3.createBucket(BUCKET);
         kafka = EmbeddedKafka.start(null);
@@ -226,6 +229,7 @@ public final class SharedStack
                 kafka.close();
             } finally {
                 s3.close();
+                FileUtils.deleteDirectoryQuietly(dir.toFile());
             }
         }
     }
