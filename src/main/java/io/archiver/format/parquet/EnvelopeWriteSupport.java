@@ -32,6 +32,12 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
     /** The footer key of the Avro text of a file's key reader schema; {@link #VALUE_SCHEMA_KEY} the value's. */
     static final String KEY_SCHEMA_KEY = "kafka-s3-archiver.key.reader-schema";
     static final String VALUE_SCHEMA_KEY = "kafka-s3-archiver.value.reader-schema";
+    /**
+     * The footer key that says whether a file with typed columns kept every payload's bytes ({@link #PAYLOADS_KEPT},
+     * so that readers need only the envelope's columns) or may have left some out for the typed columns to rebuild.
+     */
+    static final String PAYLOAD_BYTES_KEY = "kafka-s3-archiver.decoded-payload-bytes";
+    static final String PAYLOADS_KEPT = DecodedPayloadBytes.KEEP.configName();
 
     private final PayloadFormats formats;
     private final FileSchemas file;
@@ -67,6 +73,9 @@ final class EnvelopeWriteSupport extends WriteSupport<ArchiveRecord> {
                 "kafka-s3-archiver.header.format", formats.header().configName()));
         readerSchema(metadata, file.key(), "kafka-s3-archiver.key.reader-schema-id", KEY_SCHEMA_KEY);
         readerSchema(metadata, file.value(), "kafka-s3-archiver.value.reader-schema-id", VALUE_SCHEMA_KEY);
+        if (formats.decoded()) {
+            metadata.put(PAYLOAD_BYTES_KEY, (rebuild ? DecodedPayloadBytes.REBUILD : DecodedPayloadBytes.KEEP).configName());
+        }
         return new WriteContext(schema, metadata);
     }
 

@@ -3,7 +3,6 @@ package io.archiver.format.parquet;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 
-import org.apache.avro.Schema;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -13,7 +12,6 @@ import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -43,10 +41,9 @@ final class ParquetRecords implements FormatReader {
     /** Payloads left out of the file where its typed columns rebuild them ({@code sink.parquet.decoded-payload-bytes: rebuild}) are rebuilt. */
     @Override
     public void read(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
-        RebuildingReadSupport readSupport = new RebuildingReadSupport();
-        try (ParquetReader<Group> reader = groups(file, partition, null, readSupport)) {
-            for (Group g = reader.read(); g != null; g = reader.read()) {
-                sink.accept(fromGroup(g, readSupport));
+        try (ParquetReader<ArchiveRecord> reader = rows(file, partition, null, new ArchiveRecordReadSupport())) {
+            for (ArchiveRecord r = reader.read(); r != null; r = reader.read()) {
+                sink.accept(r);
             }
         }
     }
@@ -56,7 +53,7 @@ final class ParquetRecords implements FormatReader {
     public void offsets(Path file, int partition, LongConsumer sink) throws IOException {
         Configuration conf = new Configuration(false);
         conf.set(ReadSupport.PARQUET_READ_SCHEMA, partition == ALL_PARTITIONS ? OFFSET_ONLY : PARTITION_AND_OFFSET);
-        try (ParquetReader<Group> reader = groups(file, partition, conf, new GroupReadSupport())) {
+        try (ParquetReader<Group> reader = rows(file, partition, conf, new GroupReadSupport())) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
                 sink.accept(g.getLong(OFFSET, 0));
             }
@@ -110,10 +107,10 @@ final class ParquetRecords implements FormatReader {
     }
 
     /** A row reader of {@code file}, of {@code partition}'s rows (by row group statistics, then row by row). */
-    private static ParquetReader<Group> groups(Path file, int partition, Configuration conf, GroupReadSupport readSupport) throws IOException {
-        ParquetReader.Builder<Group> builder = new ParquetReader.Builder<Group>(input(file)) {
+    private static <T> ParquetReader<T> rows(Path file, int partition, Configuration conf, ReadSupport<T> readSupport) throws IOException {
+        ParquetReader.Builder<T> builder = new ParquetReader.Builder<T>(input(file)) {
             @Override
-            protected ReadSupport<Group> getReadSupport() {
+            protected ReadSupport<T> getReadSupport() {
                 return readSupport;
             }
         };
@@ -124,58 +121,5 @@ final class ParquetRecords implements FormatReader {
                         ? FilterCompat.NOOP
                         : FilterCompat.get(FilterApi.eq(FilterApi.intColumn(PARTITION), partition)))
                 .build();
-    }
-
-    private static ArchiveRecord fromGroup(Group g, RebuildingReadSupport file) {
-        Group headers = g.getGroup(HEADERS, 0);
-        int n = headers.getFieldRepetitionCount("list");
-        String[] keys = new String[n];
-        byte[][] values = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            Group element = headers.getGroup("list", i).getGroup("element", 0);
-            keys[i] = element.getString(HEADER_KEY, 0);
-            values[i] = optionalBytes(element, HEADER_VALUE);
-        }
-        return new ArchiveRecord(
-                g.getString(TOPIC, 0),
-                g.getInteger(PARTITION, 0),
-                g.getLong(OFFSET, 0),
-                g.getLong(TIMESTAMP, 0),
-                g.getString(TIMESTAMP_TYPE, 0),
-                payload(g, KEY, KEY_SCHEMA_ID, KEY_DECODED, file.keySchema),
-                payload(g, VALUE, VALUE_SCHEMA_ID, VALUE_DECODED, file.valueSchema),
-                keys,
-                values);
-    }
-
-    /** A key or value: its bytes, or rebuilt from its typed columns where the file left them out. */
-    private static byte[] payload(Group g, String field, String idColumn, String decodedColumn, Schema schema) {
-        // a file with a reader schema in its footer has the id and typed columns; a null payload has no id
-        if (g.getFieldRepetitionCount(field) > 0 || schema == null || g.getFieldRepetitionCount(idColumn) == 0) {
-            return optionalBytes(g, field);
-        }
-        return AvroColumnsEncoder.encode(g.getInteger(idColumn, 0), schema, g, decodedColumn);
-    }
-
-    /** Reads whole records, and the Avro reader schemas in the file's footer that rebuild payloads left out. */
-    private static final class RebuildingReadSupport extends GroupReadSupport {
-        Schema keySchema;
-        Schema valueSchema;
-
-        @Override
-        public ReadContext init(InitContext context) {
-            Map<String, String> footer = context.getMergedKeyValueMetaData();
-            keySchema = avro(footer.get(EnvelopeWriteSupport.KEY_SCHEMA_KEY));
-            valueSchema = avro(footer.get(EnvelopeWriteSupport.VALUE_SCHEMA_KEY));
-            return super.init(context);
-        }
-
-        private static Schema avro(String text) {
-            return text == null ? null : new Schema.Parser().parse(text);
-        }
-    }
-
-    private static byte[] optionalBytes(Group g, String field) {
-        return g.getFieldRepetitionCount(field) == 0 ? null : g.getBinary(field, 0).getBytes();
     }
 }

@@ -12,6 +12,12 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.flink.core.fs.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.api.InitContext;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +28,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static io.archiver.format.parquet.TypedAvroColumnsTest.ORDER_V1;
 import static io.archiver.format.parquet.TypedAvroColumnsTest.ORDER_V2;
@@ -64,6 +72,42 @@ class RebuiltPayloadsTest {
         assertThat(storedValues(kept)).isEqualTo(records.size() - 1);
         assertThat(new File(rebuilt.getPath()).length()).as("smaller than the file keeping the bytes")
                 .isLessThan(new File(kept.getPath()).length());
+    }
+
+    @Test
+    void aFileThatKeptEveryPayloadIsReadThroughTheEnvelopesColumnsAlone() throws Exception {
+        List<ArchiveRecord> records = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            records.add(TypedAvroColumnsTest.record(i, RegistryPayloads.encode(7, ORDER_V1, order(ORDER_V1, i, "customer " + i, i + ".01", "NEW", null))));
+        }
+        Path kept = write("kept.parquet", DecodedPayloadBytes.KEEP, records);
+        Path rebuilt = write("rebuilt.parquet", DecodedPayloadBytes.REBUILD, records);
+
+        assertThat(requestedColumns(kept, Map.of())).containsExactly(
+                "topic", "partition", "offset", "timestamp", "timestamp_type", "key", "value", "headers");
+        assertThat(requestedColumns(rebuilt, Map.of())).contains("value_schema_id", "value_decoded");
+        assertThat(requestedColumns(kept, Map.of(EnvelopeWriteSupport.PAYLOAD_BYTES_KEY, Set.of())))
+                .as("a file written before files said whether they kept their payloads").contains("value_decoded");
+        assertThat(TypedColumnsFixture.readBack(kept)).containsExactlyElementsOf(records);
+        assertThat(TypedColumnsFixture.readBack(rebuilt)).containsExactlyElementsOf(records);
+    }
+
+    /** The columns the reader asks for in {@code file}, with {@code changed} footer keys replaced (an empty set: removed). */
+    private static List<String> requestedColumns(Path file, Map<String, Set<String>> changed) throws Exception {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(java.nio.file.Path.of(file.getPath())))) {
+            Map<String, Set<String>> footer = new HashMap<>();
+            reader.getFileMetaData().getKeyValueMetaData().forEach((k, v) -> footer.put(k, Set.of(v)));
+            changed.forEach((k, v) -> {
+                if (v.isEmpty()) {
+                    footer.remove(k);
+                } else {
+                    footer.put(k, v);
+                }
+            });
+            MessageType requested = new ArchiveRecordReadSupport()
+                    .init(new InitContext(new Configuration(false), footer, reader.getFileMetaData().getSchema())).getRequestedSchema();
+            return requested.getFields().stream().map(Type::getName).toList();
+        }
     }
 
     @Test

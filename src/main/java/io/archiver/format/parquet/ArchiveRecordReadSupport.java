@@ -1,0 +1,81 @@
+package io.archiver.format.parquet;
+
+import io.archiver.record.ArchiveRecord;
+
+import org.apache.avro.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.api.InitContext;
+import org.apache.parquet.hadoop.api.ReadSupport;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.RecordMaterializer;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.archiver.record.EnvelopeFields.*;
+
+/**
+ * Reads whole records of an archive file. A file whose payloads are all in its key and value columns is read through
+ * the envelope's columns alone, straight into records ({@link EnvelopeRecordConverter}; a file's typed columns are
+ * not read at all). A file that may have left payloads out for its typed columns to rebuild
+ * ({@code sink.parquet.decoded-payload-bytes: rebuild}, or written before files said which) is read row by row with
+ * its typed columns, and a missing payload is rebuilt from them with the Avro reader schema in the file's footer.
+ */
+final class ArchiveRecordReadSupport extends ReadSupport<ArchiveRecord> {
+
+    private static final List<String> ENVELOPE = List.of(TOPIC, PARTITION, OFFSET, TIMESTAMP, TIMESTAMP_TYPE, KEY, VALUE, HEADERS);
+
+    @Override
+    public ReadContext init(InitContext context) {
+        MessageType file = context.getFileSchema();
+        if (rebuilding(context.getMergedKeyValueMetaData()) != null) {
+            return new ReadContext(file);
+        }
+        List<Type> fields = new ArrayList<>(ENVELOPE.size());
+        for (String name : ENVELOPE) {
+            fields.add(file.getType(name));
+        }
+        return new ReadContext(new MessageType(file.getName(), fields));
+    }
+
+    @Override
+    public RecordMaterializer<ArchiveRecord> prepareForRead(Configuration configuration, Map<String, String> keyValueMetaData,
+            MessageType fileSchema, ReadContext readContext) {
+        ReaderSchemas schemas = rebuilding(keyValueMetaData);
+        if (schemas == null) {
+            return new EnvelopeRecordConverter(readContext.getRequestedSchema());
+        }
+        GroupRecordConverter rows = new GroupRecordConverter(readContext.getRequestedSchema());
+        return new RecordMaterializer<>() {
+            @Override
+            public ArchiveRecord getCurrentRecord() {
+                return RebuiltPayloads.record(rows.getCurrentRecord(), schemas.key(), schemas.value());
+            }
+
+            @Override
+            public GroupConverter getRootConverter() {
+                return rows.getRootConverter();
+            }
+        };
+    }
+
+    /** The file's Avro reader schemas when it may have left payloads out for them to rebuild, else null. */
+    private static ReaderSchemas rebuilding(Map<String, String> footer) {
+        if (EnvelopeWriteSupport.PAYLOADS_KEPT.equals(footer.get(EnvelopeWriteSupport.PAYLOAD_BYTES_KEY))) {
+            return null;
+        }
+        Schema key = avro(footer.get(EnvelopeWriteSupport.KEY_SCHEMA_KEY));
+        Schema value = avro(footer.get(EnvelopeWriteSupport.VALUE_SCHEMA_KEY));
+        return key == null && value == null ? null : new ReaderSchemas(key, value);
+    }
+
+    private record ReaderSchemas(Schema key, Schema value) {}
+
+    private static Schema avro(String text) {
+        return text == null ? null : new Schema.Parser().parse(text);
+    }
+}
