@@ -19,6 +19,15 @@ public final class EnvelopeFields {
     /** Value of a header inside {@link #HEADERS}. */
     public static final String HEADER_VALUE = "value";
 
+    /**
+     * The exact bytes (base64) of a {@code json} key that JSON Lines cannot embed as they are (a document spread over
+     * lines or with whitespace around it, the document {@code null}, another encoding than UTF-8); the embedded
+     * {@link #KEY} is then its compact form. {@link #VALUE_BYTES} for values, {@link #HEADER_VALUE_BYTES} in a header.
+     */
+    public static final String KEY_BYTES = "key_bytes";
+    public static final String VALUE_BYTES = "value_bytes";
+    public static final String HEADER_VALUE_BYTES = "value_bytes";
+
     /** The schema id of a key decoded with the registry ({@code record.key.format: avro}). */
     public static final String KEY_SCHEMA_ID = "key_schema_id";
     /** The decoded key: typed columns in Parquet, a JSON value in JSON Lines. */

@@ -187,7 +187,11 @@ public final class TestRecords {
 
     public static ArchiveRecord record(String topic, int partition, int i, Timestamps timestamps) {
         byte[] key = i % 97 == 0 ? null : utf8("key-" + i);
-        byte[] value = i % 50 == 0 ? null : utf8("{\"i\":" + i + ",\"text\":\"caf\u00e9 \\\"quoted\\\"\",\"list\":[1,2]}");
+        // compact JSON mostly; now and then as people write it (spaces, a line break, a number in its own spelling),
+        // which an archive must keep byte for byte too
+        byte[] value = i % 50 == 0 ? null : utf8(i % 7 == 0
+                ? "{\"i\": " + i + ", \"price\": 1.50,\n  \"list\": [1, 2]}"
+                : "{\"i\":" + i + ",\"text\":\"caf\u00e9 \\\"quoted\\\"\",\"list\":[1,2]}");
         int headers = i % 3;
         String[] keys = new String[headers];
         byte[][] values = new byte[headers][];

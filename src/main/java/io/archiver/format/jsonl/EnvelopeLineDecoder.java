@@ -7,7 +7,6 @@ import io.archiver.record.PayloadFormats;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,23 +21,22 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 /**
  * Makes the record of a JSON Lines line: from where {@link EnvelopeLineScanner} found its fields in the line's bytes,
  * or from a JSON parser at its opening brace (a line of another shape). Payloads are decoded with the payload formats
- * they were written with (base64 by the JDK's decoder, from the bytes or the parser's characters); a line with a
- * {@code dead_letter_reason} is a {@link DeadLetter}.
+ * they were written with (base64 by the JDK's decoder, from the bytes or the parser's characters; a {@code json}
+ * document is its bytes as they stand in the line, or the exact bytes written beside its compact form); a line with
+ * a {@code dead_letter_reason} is a {@link DeadLetter}.
  */
 final class EnvelopeLineDecoder {
 
     private static final Base64.Decoder BASE64 = Base64.getDecoder();
 
     private final PayloadFormats formats;
-    private final ObjectMapper mapper;
     /** Strings of the bytes seen last: a file repeats its topic, timestamp types and header keys on every line. */
     private final RepeatedStrings strings = new RepeatedStrings();
     /** The characters of a parsed base64 string as bytes, for the decoder; grows to the longest payload read. */
     private byte[] ascii = new byte[4096];
 
-    EnvelopeLineDecoder(PayloadFormats formats, ObjectMapper mapper) {
+    EnvelopeLineDecoder(PayloadFormats formats) {
         this.formats = formats;
-        this.mapper = mapper;
     }
 
     /** The record of line {@code line} of a file, which {@code s} has just scanned in {@code b}. */
@@ -63,13 +61,16 @@ final class EnvelopeLineDecoder {
         }
         return switch (format) {
             case STRING -> Arrays.copyOfRange(b, from, to);
-            case JSON -> Arrays.copyOfRange(b, from - 1, to + 1); // a JSON string, its quotes included
+            case JSON -> Arrays.copyOfRange(b, from, to); // the document as it stands in the line
             default -> base64(ByteBuffer.wrap(b, from, to - from), line);
         };
     }
 
-    /** The record of line {@code line} of a file, read by {@code p} from its opening brace to its closing one. */
-    ArchiveRecord record(JsonParser p, long line) throws IOException {
+    /**
+     * The record of line {@code line} of a file, read by {@code p} from its opening brace to its closing one; {@code p}
+     * parses {@code b} from {@code from} on (a json payload is the document's bytes as they stand there).
+     */
+    ArchiveRecord record(JsonParser p, byte[] b, int from, long line) throws IOException {
         String topic = null;
         String timestampType = null;
         int partition = 0;
@@ -77,6 +78,8 @@ final class EnvelopeLineDecoder {
         long timestamp = 0;
         byte[] key = null;
         byte[] value = null;
+        byte[] exactKey = null;
+        byte[] exactValue = null;
         List<String> headerKeys = new ArrayList<>(4);
         List<byte[]> headerValues = new ArrayList<>(4);
         String deadLetterReason = null;
@@ -89,45 +92,59 @@ final class EnvelopeLineDecoder {
                 case OFFSET -> offset = p.getLongValue();
                 case TIMESTAMP -> timestamp = p.getLongValue();
                 case TIMESTAMP_TYPE -> timestampType = p.getText();
-                case KEY -> key = payload(p, t, formats.key(), line);
-                case VALUE -> value = payload(p, t, formats.value(), line);
+                case KEY -> key = payload(p, t, formats.key(), b, from, line);
+                case VALUE -> value = payload(p, t, formats.value(), b, from, line);
+                case KEY_BYTES -> exactKey = base64(p, t, line);
+                case VALUE_BYTES -> exactValue = base64(p, t, line);
                 case HEADERS -> {
                     while (p.nextToken() == JsonToken.START_OBJECT) {
                         String headerKey = null;
                         byte[] headerValue = null;
+                        byte[] exactHeaderValue = null;
                         while (p.nextToken() == JsonToken.FIELD_NAME) {
                             String name = p.currentName();
                             JsonToken ht = p.nextToken();
                             if (name.equals(HEADER_KEY)) {
                                 headerKey = p.getText();
                             } else if (name.equals(HEADER_VALUE)) {
-                                headerValue = payload(p, ht, formats.header(), line);
+                                headerValue = payload(p, ht, formats.header(), b, from, line);
+                            } else if (name.equals(HEADER_VALUE_BYTES)) {
+                                exactHeaderValue = base64(p, ht, line);
                             } else {
                                 p.skipChildren();
                             }
                         }
                         headerKeys.add(headerKey);
-                        headerValues.add(headerValue);
+                        headerValues.add(exactHeaderValue != null ? exactHeaderValue : headerValue);
                     }
                 }
                 case DEAD_LETTER_REASON -> deadLetterReason = p.getText();
                 default -> p.skipChildren();
             }
         }
-        ArchiveRecord record = new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value,
-                headerKeys.toArray(new String[0]), headerValues.toArray(new byte[0][]));
+        ArchiveRecord record = new ArchiveRecord(topic, partition, offset, timestamp, timestampType,
+                exactKey != null ? exactKey : key, exactValue != null ? exactValue : value, headerKeys.toArray(new String[0]), headerValues.toArray(new byte[0][]));
         return deadLetterReason == null ? record : new DeadLetter(record, deadLetterReason);
     }
 
-    private byte[] payload(JsonParser p, JsonToken t, PayloadFormat format, long line) throws IOException {
+    private byte[] payload(JsonParser p, JsonToken t, PayloadFormat format, byte[] b, int from, long line) throws IOException {
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
         return switch (format) {
             case STRING -> p.getText().getBytes(UTF_8);
-            case JSON -> mapper.writeValueAsBytes(p.readValueAsTree());
+            case JSON -> document(p, b, from);
             default -> base64(p, t, line);
         };
+    }
+
+    /** The bytes of the document at the parser's current token, as they stand in {@code b} (which it parses from {@code from}). */
+    private static byte[] document(JsonParser p, byte[] b, int from) throws IOException {
+        long start = p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        p.finishToken();
+        long end = p.currentLocation().getByteOffset();
+        return Arrays.copyOfRange(b, from + (int) start, from + (int) end);
     }
 
     /** A base64 string from the parser's own characters (no String made), for the JDK's decoder. */

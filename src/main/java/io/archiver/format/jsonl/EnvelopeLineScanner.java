@@ -1,5 +1,8 @@
 package io.archiver.format.jsonl;
 
+import io.archiver.config.PayloadFormat;
+import io.archiver.record.PayloadFormats;
+
 import java.util.Arrays;
 
 import static io.archiver.record.EnvelopeFields.*;
@@ -12,11 +15,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * which cost a JSON Lines read more than half its time).
  *
  * <p>Only the compact shape the writer produces is recognised: the envelope's fields in any order, strings without
- * escapes, integer numbers, null payloads, header objects, and a registry payload's schema id and decoded value
- * (skipped: a reader never needs them). Anything else (whitespace between tokens, an escape in a string, an
- * embedded JSON payload that is not a string, an unknown field) ends the scan with {@link #OTHER}, and the reader
- * parses that line with a full JSON parser; so does a line whose bytes are not JSON at all, which the parser then
- * rejects with its own message.
+ * escapes, integer numbers, null payloads, embedded documents of {@code json} payloads (found by their brackets and
+ * quotes, their grammar not checked: the writer checked it), header objects, and a registry payload's schema id and
+ * decoded value (skipped: a reader never needs them). Anything else (whitespace between tokens, an escape in a
+ * string, a payload's exact bytes beside its compact form, an unknown field) ends the scan with {@link #OTHER}, and
+ * the reader parses that line with a full JSON parser; so does a line whose bytes are not JSON at all, which the
+ * parser then rejects with its own message.
  */
 final class EnvelopeLineScanner {
 
@@ -46,7 +50,8 @@ final class EnvelopeLineScanner {
     }
 
     // What the last successful scan found. A string field is the range [from, to) of its characters, between its
-    // quotes; from is -1 for null or a missing field.
+    // quotes, a json payload the range of its document (a string's quotes included); from is -1 for null or a
+    // missing field.
     int topicFrom, topicTo;
     int partition;
     long offset;
@@ -58,10 +63,20 @@ final class EnvelopeLineScanner {
     int headers;
     int[] headerKeyFrom = new int[4], headerKeyTo = new int[4], headerValueFrom = new int[4], headerValueTo = new int[4];
 
+    /** Which payloads are {@code json} documents: key, value, header values. */
+    private final boolean jsonKey, jsonValue, jsonHeader;
     /** Where the scan is; a scan that meets the end of the bytes stops with {@link #MORE} through this sentinel. */
     private int at;
+    /** The end of the string or document the scan read last. */
+    private int to;
     private byte[] b;
     private int limit;
+
+    EnvelopeLineScanner(PayloadFormats formats) {
+        jsonKey = formats.key() == PayloadFormat.JSON;
+        jsonValue = formats.value() == PayloadFormat.JSON;
+        jsonHeader = formats.header() == PayloadFormat.JSON;
+    }
 
     /**
      * Scans the line that starts at {@code from}: the index after its newline when it has the writer's shape
@@ -95,7 +110,7 @@ final class EnvelopeLineScanner {
         int name = fieldName();
         expect(':');
         switch (name) {
-            case F_TOPIC -> { topicFrom = plainString(); topicTo = at - 1; }
+            case F_TOPIC -> { topicFrom = plainString(); topicTo = to; }
             case F_PARTITION -> {
                 long p = integer();
                 if (p != (int) p) {
@@ -105,13 +120,13 @@ final class EnvelopeLineScanner {
             }
             case F_OFFSET -> offset = integer();
             case F_TIMESTAMP -> timestamp = integer();
-            case F_TIMESTAMP_TYPE -> { timestampTypeFrom = plainString(); timestampTypeTo = at - 1; }
-            case F_KEY -> { keyFrom = payload(); keyTo = at - 1; }
-            case F_VALUE -> { valueFrom = payload(); valueTo = at - 1; }
+            case F_TIMESTAMP_TYPE -> { timestampTypeFrom = plainString(); timestampTypeTo = to; }
+            case F_KEY -> { keyFrom = payload(jsonKey); keyTo = to; }
+            case F_VALUE -> { valueFrom = payload(jsonValue); valueTo = to; }
             case F_HEADERS -> headerArray();
             case F_KEY_SCHEMA_ID, F_VALUE_SCHEMA_ID -> integer();
             case F_KEY_DECODED, F_VALUE_DECODED -> skipValue();
-            case F_DEAD_LETTER_REASON -> { reasonFrom = plainString(); reasonTo = at - 1; }
+            case F_DEAD_LETTER_REASON -> { reasonFrom = plainString(); reasonTo = to; }
             default -> throw Shape.OTHER;
         }
     }
@@ -127,14 +142,14 @@ final class EnvelopeLineScanner {
             int keyFrom = -1, keyTo = -1, valueFrom = -1, valueTo = -1;
             do {
                 int name = plainString();
-                int nameTo = at - 1;
+                int nameTo = to;
                 expect(':');
                 if (Arrays.equals(b, name, nameTo, HEADER_KEY_NAME, 0, HEADER_KEY_NAME.length)) {
-                    keyFrom = payload();
-                    keyTo = at - 1;
+                    keyFrom = payload(false);
+                    keyTo = to;
                 } else if (Arrays.equals(b, name, nameTo, HEADER_VALUE_NAME, 0, HEADER_VALUE_NAME.length)) {
-                    valueFrom = payload();
-                    valueTo = at - 1;
+                    valueFrom = payload(jsonHeader);
+                    valueTo = to;
                 } else {
                     throw Shape.OTHER;
                 }
@@ -161,7 +176,7 @@ final class EnvelopeLineScanner {
     /** The field's index in {@link #FIELDS}, or {@link Shape#OTHER} for a name the envelope does not have. */
     private int fieldName() {
         int from = plainString();
-        int length = at - 1 - from;
+        int length = to - from;
         for (int i = 0; i < FIELDS.length; i++) {
             byte[] name = FIELDS[i];
             if (name.length == length && Arrays.equals(b, from, from + length, name, 0, length)) {
@@ -171,15 +186,25 @@ final class EnvelopeLineScanner {
         throw Shape.OTHER;
     }
 
-    /** A payload: the start of its string's characters, or -1 for null. */
-    private int payload() {
+    /**
+     * A payload: the start of its string's characters, or of its document when it is a {@code json} one; -1 for null
+     * (a {@code json} document {@code null} is written with its exact bytes beside it, and read by the parser).
+     */
+    private int payload(boolean json) {
         if (peek() == 'n') {
             for (byte c : NULL) {
                 expect(c);
             }
+            to = -1;
             return -1;
         }
-        return plainString();
+        if (!json) {
+            return plainString();
+        }
+        int from = at;
+        skipValue();
+        to = at;
+        return from;
     }
 
     /** A string without escapes: the index of its first character; {@link #at} is past its closing quote. */
@@ -196,6 +221,7 @@ final class EnvelopeLineScanner {
         if (b[i] != '"') {
             throw Shape.OTHER;
         }
+        to = i;
         at = i + 1;
         return from;
     }
@@ -224,8 +250,8 @@ final class EnvelopeLineScanner {
     }
 
     /**
-     * Skips one JSON value of any kind (a registry payload's decoded value, which no reader needs), minding strings
-     * and nesting but not checking the value's grammar.
+     * Skips one JSON value of any kind (a registry payload's decoded value, which no reader needs, or a json
+     * payload's document), minding strings and nesting but not checking the value's grammar.
      */
     private void skipValue() {
         int depth = 0;

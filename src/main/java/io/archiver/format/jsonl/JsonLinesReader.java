@@ -4,10 +4,10 @@ import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import org.apache.flink.core.fs.Path;
 
@@ -24,21 +24,21 @@ import static io.archiver.record.EnvelopeFields.*;
  * Reads JSON Lines files (uncompressed, gzip or zstd by suffix) line by line from a buffer of their bytes. A line
  * as {@link JsonLinesWriter} writes it is read by {@link EnvelopeLineScanner} where it lies (base64 payloads decoded
  * straight from the buffer, repeated topics and header keys reusing their strings); any other line with Jackson's
- * streaming parser (only a JSON payload is read as a tree, to write it back compact). {@link EnvelopeLineDecoder}
- * makes the records of both.
+ * streaming parser. {@link EnvelopeLineDecoder} makes the records of both.
  */
 final class JsonLinesReader implements FormatReader {
 
     private static final int BUFFER = 128 * 1024;
 
-    private final ObjectMapper mapper = new ObjectMapper();
-    private final EnvelopeLineScanner scanner = new EnvelopeLineScanner();
+    private final JsonFactory json = new JsonFactory();
+    private final EnvelopeLineScanner scanner;
     private final EnvelopeLineDecoder decoder;
     /** The line being read, counted from 1, for errors. */
     private long line;
 
     JsonLinesReader(PayloadFormats formats) {
-        this.decoder = new EnvelopeLineDecoder(formats, mapper);
+        this.scanner = new EnvelopeLineScanner(formats);
+        this.decoder = new EnvelopeLineDecoder(formats);
     }
 
     @Override
@@ -52,8 +52,8 @@ final class JsonLinesReader implements FormatReader {
             }
 
             @Override
-            public void parse(JsonParser p) throws IOException {
-                ArchiveRecord r = decoder.record(p, line);
+            public void parse(JsonParser p, byte[] b, int from) throws IOException {
+                ArchiveRecord r = decoder.record(p, b, from, line);
                 if (partition == ALL_PARTITIONS || r.getPartition() == partition) {
                     sink.accept(r);
                 }
@@ -76,7 +76,7 @@ final class JsonLinesReader implements FormatReader {
             }
 
             @Override
-            public void parse(JsonParser p) throws IOException {
+            public void parse(JsonParser p, byte[] b, int from) throws IOException {
                 int recordPartition = 0;
                 long offset = 0;
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -105,7 +105,7 @@ final class JsonLinesReader implements FormatReader {
             }
 
             @Override
-            public void parse(JsonParser p) throws IOException {
+            public void parse(JsonParser p, byte[] b, int from) throws IOException {
                 p.skipChildren();
                 n[0]++;
             }
@@ -118,8 +118,8 @@ final class JsonLinesReader implements FormatReader {
         /** The line {@link #scanner} has just scanned, in {@code b}. */
         void scanned(byte[] b) throws IOException;
 
-        /** A record of a line of another shape, from its opening brace to its closing one. */
-        void parse(JsonParser p) throws IOException;
+        /** A record of a line of another shape, from its opening brace to its closing one; {@code p} parses {@code b} from {@code from}. */
+        void parse(JsonParser p, byte[] b, int from) throws IOException;
     }
 
     /**
@@ -177,12 +177,12 @@ final class JsonLinesReader implements FormatReader {
 
     /** Reads a line of another shape with Jackson: each JSON object on it is a record; whitespace alone is none. */
     private void parseLine(byte[] b, int from, int to, LineReader reader) throws IOException {
-        try (JsonParser p = mapper.createParser(b, from, to - from)) {
+        try (JsonParser p = json.createParser(b, from, to - from)) {
             for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
                 if (t != JsonToken.START_OBJECT) {
                     throw new IOException("Not a JSON Lines archive file: line " + line + " is not a JSON object (" + t + ")");
                 }
-                reader.parse(p);
+                reader.parse(p, b, from);
             }
         } catch (JsonProcessingException e) {
             throw new IOException("Not a JSON Lines archive file: line " + line + " is not JSON: " + e.getOriginalMessage(), e);

@@ -12,6 +12,7 @@ import io.archiver.registry.UndecodablePayload;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.io.SerializedString;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import com.google.protobuf.Message;
@@ -21,6 +22,7 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.zip.GZIPOutputStream;
 
@@ -30,7 +32,8 @@ import static io.archiver.record.EnvelopeFields.*;
  * Writes records as JSON Lines, one compact JSON object per line:
  * {@code {"topic":..,"partition":..,"offset":..,"timestamp":..,"timestamp_type":..,"key":..,"value":..,
  * "headers":[{"key":..,"value":..}]}}. Bytes are base64 strings, strings are JSON strings, JSON payloads
- * are embedded (re-serialized compactly, so a multi-line document stays on one line). An avro key or value is
+ * are embedded as they are, byte for byte (one that cannot stand in a line so is embedded compactly and followed by
+ * its exact bytes, {@code "value_bytes"}). An avro key or value is
  * kept as base64 bytes, and followed by {@code "value_schema_id"} and {@code "value_decoded"}, the value as JSON
  * ({@link AvroJson}, {@link ProtoJson}; a JSON Schema payload's document as it is). With gzip or zstd, one
  * gzip stream or zstd frame covers the whole file and is finished when the file closes. A {@link DeadLetter} ends
@@ -73,18 +76,15 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         out.writeNumberField(OFFSET, r.getOffset());
         out.writeNumberField(TIMESTAMP, r.getTimestamp());
         out.writeStringField(TIMESTAMP_TYPE, r.getTimestampType());
-        out.writeFieldName(KEY);
-        writePayload(r.getKey(), formats.key());
-        out.writeFieldName(VALUE);
-        writePayload(r.getValue(), formats.value());
+        writePayload(KEY, KEY_BYTES, r.getKey(), formats.key());
+        writePayload(VALUE, VALUE_BYTES, r.getValue(), formats.value());
         out.writeArrayFieldStart(HEADERS);
         String[] keys = r.getHeaderKeys();
         byte[][] values = r.getHeaderValues();
         for (int i = 0; i < keys.length; i++) {
             out.writeStartObject();
             out.writeStringField(HEADER_KEY, keys[i]);
-            out.writeFieldName(HEADER_VALUE);
-            writePayload(values[i], formats.header());
+            writePayload(HEADER_VALUE, HEADER_VALUE_BYTES, values[i], formats.header());
             out.writeEndObject();
         }
         out.writeEndArray();
@@ -125,7 +125,12 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
         }
     }
 
-    private void writePayload(byte[] bytes, PayloadFormat format) throws IOException {
+    /**
+     * A payload as its format says. A {@code json} document is embedded as it is, byte for byte, where a line can hold
+     * it so; otherwise (see {@link #embeddable}) in its compact form, followed by its exact bytes in {@code bytesField}.
+     */
+    private void writePayload(String field, String bytesField, byte[] bytes, PayloadFormat format) throws IOException {
+        out.writeFieldName(field);
         if (bytes == null) {
             out.writeNull();
             return;
@@ -135,14 +140,38 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
                 out.writeUTF8String(bytes, 0, bytes.length);
                 break;
             case JSON:
-                try (JsonParser parser = json.createParser(bytes)) {
-                    parser.nextToken();
-                    out.copyCurrentStructure(parser);
+                if (embeddable(bytes)) {
+                    out.writeRawValue(new SerializedString(new String(bytes, StandardCharsets.UTF_8)));
+                } else {
+                    try (JsonParser parser = json.createParser(bytes)) {
+                        parser.nextToken();
+                        out.copyCurrentStructure(parser);
+                    }
+                    out.writeFieldName(bytesField);
+                    writeBase64(bytes);
                 }
                 break;
             default:
                 writeBase64(bytes);
         }
+    }
+
+    /**
+     * True when a valid JSON document (what {@code json} payloads are checked to be) can stand in a line as it is: UTF-8
+     * (no zero bytes, which other encodings have), no line breaks (whitespace between its tokens), no whitespace around
+     * it (a reader finds the document's own bytes), and not the document {@code null}, which would read as no payload.
+     */
+    static boolean embeddable(byte[] json) {
+        int last = json.length - 1;
+        if (last < 0 || json[0] <= ' ' || json[0] < 0 || json[last] <= ' ' || (last == 3 && json[0] == 'n')) {
+            return false;
+        }
+        for (byte b : json) {
+            if (b == '\n' || b == '\r' || b == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

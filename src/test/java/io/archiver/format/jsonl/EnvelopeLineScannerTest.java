@@ -1,5 +1,8 @@
 package io.archiver.format.jsonl;
 
+import io.archiver.config.PayloadFormat;
+import io.archiver.record.PayloadFormats;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -14,7 +17,7 @@ class EnvelopeLineScannerTest {
             + "\"timestamp_type\":\"CreateTime\",\"key\":null,\"value\":\"aGVsbG8=\","
             + "\"headers\":[{\"key\":\"trace\",\"value\":\"eA==\"},{\"key\":\"caf\u00e9\",\"value\":null}]}\n";
 
-    private final EnvelopeLineScanner scanner = new EnvelopeLineScanner();
+    private final EnvelopeLineScanner scanner = new EnvelopeLineScanner(PayloadFormats.BYTES);
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -55,6 +58,21 @@ class EnvelopeLineScannerTest {
         assertThat(scanner.offset).isEqualTo(5);
         assertThat(text(b, scanner.valueFrom, scanner.valueTo)).isEqualTo("AAAAAAM=");
         assertThat(text(b, scanner.reasonFrom, scanner.reasonTo)).isEqualTo("too large");
+    }
+
+    @Test
+    void aJsonPayloadsDocumentIsFoundByItsBracketsAndQuotes() {
+        EnvelopeLineScanner json = new EnvelopeLineScanner(new PayloadFormats(PayloadFormat.JSON, PayloadFormat.JSON, PayloadFormat.JSON));
+        byte[] b = utf8("{\"key\":\"k \\\" }\",\"value\":{\"a\":[1,{\"b\":\"]}\"}],\"c\":-1.5e3},"
+                + "\"headers\":[{\"key\":\"h\",\"value\":42},{\"key\":\"n\",\"value\":null}]}\n");
+        assertThat(json.scan(b, 0, b.length, false)).isEqualTo(b.length);
+        assertThat(text(b, json.keyFrom, json.keyTo)).isEqualTo("\"k \\\" }\"");
+        assertThat(text(b, json.valueFrom, json.valueTo)).isEqualTo("{\"a\":[1,{\"b\":\"]}\"}],\"c\":-1.5e3}");
+        assertThat(text(b, json.headerValueFrom[0], json.headerValueTo[0])).isEqualTo("42");
+        assertThat(json.headerValueFrom[1]).isEqualTo(-1);
+
+        byte[] exact = utf8("{\"value\":[1,2],\"value_bytes\":\"WzEsCiAyXQ==\"}\n");
+        assertThat(json.scan(exact, 0, exact.length, false)).as("exact bytes beside the compact form").isEqualTo(EnvelopeLineScanner.OTHER);
     }
 
     @Test
