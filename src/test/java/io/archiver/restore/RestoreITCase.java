@@ -50,7 +50,9 @@ class RestoreITCase {
 
     @Test
     void restoreIntoARenamedTopicWritesEveryArchivedRecordOnceInOrderAlsoAcrossAFailure() throws Exception {
-        Archived archived = archive("restore-faults", 6_000);
+        // values as JSON documents embedded in the lines (some with spaces and line breaks): restored byte for byte
+        Archived archived = archive("restore-faults", 6_000, 0,
+                Map.of("record.key.format", "string", "record.value.format", "json", "record.header.format", "string"));
         String target = archived.topic + "-restored";
         SharedStack.get().kafka().createTopic(target, PARTITIONS);
         RestoreSelection selection = RestoreSelection.parse(archived.topic, archived.topic + "=" + target, null);
