@@ -37,6 +37,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,15 @@ public final class ThroughputBenchmark {
             variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
             variants.put("archiver parquet zstd level 3",
                     n -> archiver(n, Map.of("sink.parquet.compression", "zstd", "sink.parquet.zstd-level", "3")));
+            // the Kafka consumer's fetch sizes around its defaults (1 MiB per partition, 64 KiB socket buffer)
+            variants.put("archiver parquet zstd, fetch 256 KiB per partition",
+                    n -> archiver(n, Map.of("kafka.properties.max.partition.fetch.bytes", "262144")));
+            variants.put("archiver parquet zstd, fetch 4 MiB per partition",
+                    n -> archiver(n, Map.of("kafka.properties.max.partition.fetch.bytes", "4194304")));
+            variants.put("archiver parquet zstd, fetch 4 MiB per partition, 1 MiB socket buffer", n -> archiver(n,
+                    Map.of("kafka.properties.max.partition.fetch.bytes", "4194304", "kafka.properties.receive.buffer.bytes", "1048576")));
+            // the S3 writer's part size (Flink's s3.upload.min.part.size, default 5 MiB): requests per file against memory
+            variants.put("archiver parquet zstd, S3 parts of 16 MiB", n -> archiver(n, Map.of("flink.s3.upload.min.part.size", "16777216")));
         }
         // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip";
         // a variant's full name keeps that variant alone
@@ -163,8 +173,12 @@ public final class ThroughputBenchmark {
     private static Map<String, List<Double>> measure(Map<String, Measurement> variants,
             int rounds, Map<String, Long> outputBytes, Map<String, List<Map<CpuAccounting.Part, Double>>> cpu) throws Exception {
         Map<String, List<Double>> seconds = new LinkedHashMap<>();
+        List<Map.Entry<String, Measurement>> order = new ArrayList<>(variants.entrySet());
         for (int round = 0; round <= rounds; round++) {
-            for (Map.Entry<String, Measurement> v : variants.entrySet()) {
+            // each round starts one variant later, so that no variant keeps its place in the round (what ran just
+            // before it, the heap and the S3 server's folders it leaves)
+            Collections.rotate(order, round == 0 ? 0 : -1);
+            for (Map.Entry<String, Measurement> v : order) {
                 String run = v.getKey().replaceAll("[^a-z0-9]+", "-") + "-" + round;
                 long start = System.nanoTime();
                 long written;
