@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * partitions (thousands of open files holding little data each) and 24 partitions with more data (72 open
  * files that could each buffer a 32 MB row group), each on a fresh stack and cluster, with the buffer budget
  * at its default, doubled and with no bound, and with the per-topic layout ({@code bench.memory.variants}: default,
- * 128mb, unbounded, per-topic).
+ * 128mb, unbounded, per-topic; also zstd, and fetch4m: the Kafka consumer's larger fetches).
  * Each variant runs the job bounded at the topic's end; the TaskManager's GC log gives peak heap (before a
  * collection), peak live heap (after one), pause time and full collections; the REST API gives the job's
  * duration and, when it fails, why. One warm-up run, then the median (min–max) of the measured rounds.
@@ -53,7 +53,8 @@ public final class MemoryBenchmark {
             "128mb", "buffer-memory 128 mb per subtask",
             "unbounded", "no bound (buffer-memory 0)",
             "per-topic", "sink.layout per-topic, buffer-memory 64 mb",
-            "zstd", "buffer-memory 64 mb, Parquet zstd");
+            "zstd", "buffer-memory 64 mb, Parquet zstd",
+            "fetch4m", "buffer-memory 64 mb, fetches of 4 MiB per partition, 1 MiB socket buffer");
 
     private final EmbeddedKafka kafka;
     private final EmbeddedS3 s3;
@@ -150,6 +151,7 @@ public final class MemoryBenchmark {
         all.put("unbounded", Map.of("sink.parquet.buffer-memory", "0"));
         all.put("per-topic", Map.of("sink.layout", "per-topic"));
         all.put("zstd", Map.of("sink.parquet.compression", "zstd"));
+        all.put("fetch4m", Map.of("kafka.properties.max.partition.fetch.bytes", "4194304", "kafka.properties.receive.buffer.bytes", "1048576"));
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         for (String v : System.getProperty("bench.memory.variants", "default,128mb,unbounded,per-topic").split(",")) {
             variants.put(VARIANT_NAMES.get(v.trim()), all.get(v.trim()));
