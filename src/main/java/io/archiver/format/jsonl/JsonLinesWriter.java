@@ -11,6 +11,7 @@ import io.archiver.registry.UndecodablePayload;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.io.SerializedString;
 import org.apache.avro.io.BinaryDecoder;
@@ -140,15 +141,20 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
                 out.writeUTF8String(bytes, 0, bytes.length);
                 break;
             case JSON:
-                if (embeddable(bytes)) {
-                    out.writeRawValue(new SerializedString(new String(bytes, StandardCharsets.UTF_8)));
-                } else {
-                    try (JsonParser parser = json.createParser(bytes)) {
-                        parser.nextToken();
+                try (JsonParser parser = json.createParser(bytes)) {
+                    parser.nextToken();
+                    if (embeddable(bytes)) {
+                        // read through first: bytes that are not one JSON document fail here, as copying them does
+                        parser.skipChildren();
+                        if (parser.nextToken() != null) {
+                            throw new JsonParseException(parser, "More than one JSON value in a json payload");
+                        }
+                        out.writeRawValue(new SerializedString(new String(bytes, StandardCharsets.UTF_8)));
+                    } else {
                         out.copyCurrentStructure(parser);
+                        out.writeFieldName(bytesField);
+                        writeBase64(bytes);
                     }
-                    out.writeFieldName(bytesField);
-                    writeBase64(bytes);
                 }
                 break;
             default:
@@ -157,17 +163,18 @@ final class JsonLinesWriter implements BulkWriter<ArchiveRecord> {
     }
 
     /**
-     * True when a valid JSON document (what {@code json} payloads are checked to be) can stand in a line as it is: UTF-8
-     * (no zero bytes, which other encodings have), no line breaks (whitespace between its tokens), no whitespace around
-     * it (a reader finds the document's own bytes), and not the document {@code null}, which would read as no payload.
+     * True when a JSON document can stand in a line as it is: no control characters (line breaks and tabs between its
+     * tokens; the zero bytes of encodings other than UTF-8), no whitespace around it (a reader finds the document's
+     * own bytes), not starting with a byte order mark, and not the document {@code null}, which would read as no
+     * payload.
      */
     static boolean embeddable(byte[] json) {
         int last = json.length - 1;
-        if (last < 0 || json[0] <= ' ' || json[0] < 0 || json[last] <= ' ' || (last == 3 && json[0] == 'n')) {
-            return false;
+        if (last < 0 || json[0] <= ' ' || json[last] <= ' ' || (last == 3 && json[0] == 'n')) {
+            return false; // bytes are signed: a first byte of 0x80 or more (a byte order mark) is below ' ' too
         }
         for (byte b : json) {
-            if (b == '\n' || b == '\r' || b == 0) {
+            if (b >= 0 && b < ' ') {
                 return false;
             }
         }

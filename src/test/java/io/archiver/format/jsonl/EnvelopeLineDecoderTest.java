@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A line read in place makes the same record as the same line read by the JSON parser, and both the record written,
@@ -31,7 +32,7 @@ class EnvelopeLineDecoderTest {
     /** Documents a line holds as they are, and ones it cannot (spread over lines, spaced around, {@code null}). */
     private static final String[] JSON = {"\"plain\"", "\"esc\\\"aped\"", "{\"id\":1}", "[1,2]", "42", "true", "\"\"",
             "{\"a\": 1.10, \"a\": 2}", "1e400", "12345678901234567890.123456789", "{\"x\":\"caf\u00e9 \\u00e9\"}",
-            "null", "[1,\n 2]", " [1] ", "{\r\n}"};
+            "null", "[1,\n 2]", " [1] ", "{\r\n}", "{\"tab\":\t1}"};
 
     @TempDir Path dir;
 
@@ -78,6 +79,17 @@ class EnvelopeLineDecoderTest {
         }
         assertThat(scanned).as("lines read in place").isGreaterThan(1_000);
         assertThat(parsed).as("lines left to the parser (escapes, embedded JSON)").isGreaterThan(500);
+    }
+
+    @Test
+    void aJsonPayloadThatIsNotOneDocumentIsRefusedNotWrittenIntoALine() {
+        PayloadFormats json = new PayloadFormats(PayloadFormat.BYTES, PayloadFormat.JSON, PayloadFormat.BYTES);
+        for (String notOne : List.of("{\"a\":", "1 2", "{\"a\":1}}", "[1,]")) {
+            ArchiveRecord r = new ArchiveRecord("t", 0, 0, 0, "CreateTime", null, notOne.getBytes(StandardCharsets.UTF_8),
+                    new String[0], new byte[0][]);
+            assertThatThrownBy(() -> LocalPartFiles.write(dir.resolve("refused.jsonl"), new JsonLinesWriterFactory(json, JsonCompression.NONE, 0),
+                    List.of(r))).as(notOne).isInstanceOf(com.fasterxml.jackson.core.JsonProcessingException.class);
+        }
     }
 
     private static ArchiveRecord record(Random random, PayloadFormats formats, int offset) {
