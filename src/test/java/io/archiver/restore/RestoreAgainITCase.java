@@ -139,6 +139,9 @@ class RestoreAgainITCase {
         assertThat(Cli.run(config, "restore", "--rename", archived.topic() + "=" + target).code()).isZero();
         try (Admin admin = SharedStack.get().kafka().admin()) {
             admin.deleteTopics(List.of(ledger)).all().get(30, TimeUnit.SECONDS);
+            // the deletion is accepted before the broker stops serving the topic: a restore started at once read it
+            Await.until("the ledger topic gone from the broker's metadata", Duration.ofSeconds(30),
+                    () -> !admin.listTopics().names().get(10, TimeUnit.SECONDS).contains(ledger));
         }
 
         Cli.Result again = Cli.run(config, "restore", "--rename", archived.topic() + "=" + target);
