@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -182,7 +183,7 @@ public final class RestoreJob {
             List<String> missing = targets.missing();
             if (create && !missing.isEmpty()) {
                 create(config, admin, missing, needed, archivedTopics, out);
-                targets = TopicDescriptions.of(admin, needed.keySet(), Duration.ofSeconds(30));
+                targets = visible(admin, needed.keySet());
                 missing = targets.missing();
             }
             Map<String, TopicDescription> described = targets.found();
@@ -204,6 +205,20 @@ public final class RestoreJob {
             described.forEach((topic, d) -> partitions.put(topic, d.partitions().size()));
             return partitions;
         }
+    }
+
+    /**
+     * The targets' descriptions once every one of them shows in the cluster's metadata, or as they are after 30 s: a
+     * creation is acknowledged before the brokers serve the topic, and a restore that looked at once found it missing.
+     */
+    private static TopicDescriptions visible(Admin admin, Set<String> topics) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        TopicDescriptions targets = TopicDescriptions.of(admin, topics, Duration.ofSeconds(30));
+        while (!targets.missing().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            targets = TopicDescriptions.of(admin, topics, Duration.ofSeconds(30));
+        }
+        return targets;
     }
 
     /**
