@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -217,6 +218,22 @@ public final class EmbeddedKafka implements AutoCloseable {
                 created = Math.min(partitions, created + PARTITIONS_PER_REQUEST);
                 admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(created))).all().get(60, TimeUnit.SECONDS);
             }
+            // a creation is acknowledged before the broker serves the topic: callers use it at once
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (servedPartitions(admin, topic) < partitions) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Topic " + topic + " was created but is not served with " + partitions + " partitions after 30 s");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private static int servedPartitions(Admin admin, String topic) throws Exception {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions().size();
+        } catch (ExecutionException e) {
+            return 0; // not known to the broker yet
         }
     }
 
