@@ -2,6 +2,7 @@ package io.archiver.archive;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 
 /** The files under an archive root: committed data files, and hidden leftovers inside data folders. */
 public final class ArchiveListing {
@@ -25,5 +26,10 @@ public final class ArchiveListing {
      */
     public List<ArchiveFile> leftovers() {
         return leftovers;
+    }
+
+    /** The committed files of the partitions {@code ids} ({@code topic-partition}) alone. */
+    public ArchiveListing committedOf(Set<String> ids) {
+        return new ArchiveListing(committed.stream().filter(f -> ids.contains(VerificationReport.id(f.topic(), f.partition()))).toList(), List.of());
     }
 }

@@ -54,6 +54,15 @@ public final class ArchiveVerifier {
      */
     public VerificationReport verify(String root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
             throws IOException {
+        return new VerificationReport(read(root, listing, deep, onPartition), listing.committed(), listing.leftovers(), uploads.list(root));
+    }
+
+    /**
+     * The committed files of {@code listing} read as {@link #verify(String, ArchiveListing, boolean, Consumer)} reads them,
+     * without looking for what is not committed: a report per partition, keyed by {@code topic-partition}.
+     */
+    public Map<String, PartitionReport> read(String root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
+            throws IOException {
         ArchiveFileReader reader = new ArchiveFileReader(formats);
         Map<String, PartitionReport> partitions = new TreeMap<>();
         Collector c = null;
@@ -80,7 +89,7 @@ public final class ArchiveVerifier {
             }
         }
         finish(c, partitions, onPartition);
-        return new VerificationReport(partitions, listing.committed(), listing.leftovers(), uploads.list(root));
+        return partitions;
     }
 
     private static void finish(Collector c, Map<String, PartitionReport> partitions, Consumer<PartitionReport> onPartition) {

@@ -94,6 +94,19 @@ public final class PartitionReport {
         return holes;
     }
 
+    /** This report without the offsets after {@code last} (its files and bytes as they are). */
+    public PartitionReport upTo(long last) {
+        int end = Arrays.binarySearch(offsets, last);
+        end = end >= 0 ? end + 1 : -end - 1;
+        Map<Long, List<String>> kept = newDuplicates();
+        duplicates.forEach((offset, where) -> {
+            if (offset <= last) {
+                kept.put(offset, where);
+            }
+        });
+        return new PartitionReport(topic, partition, files, bytes, Arrays.copyOf(offsets, end), kept);
+    }
+
     public static Map<Long, List<String>> newDuplicates() {
         return new TreeMap<>();
     }

@@ -30,6 +30,19 @@ public final class VerificationReport {
         this.incompleteUploads = Collections.unmodifiableList(incompleteUploads);
     }
 
+    /**
+     * This report with the partitions of {@code replaced} as reported there, and {@code files} (read for them)
+     * counted among the committed files.
+     */
+    public VerificationReport withPartitions(Collection<PartitionReport> replaced, Collection<ArchiveFile> files) {
+        Map<String, PartitionReport> merged = new TreeMap<>(partitions);
+        replaced.forEach(p -> merged.put(id(p.topic(), p.partition()), p));
+        VerificationReport report = new VerificationReport(merged, List.of(), uncommittedFiles, incompleteUploads);
+        report.fileSizes.putAll(fileSizes);
+        files.forEach(f -> report.fileSizes.put(f.path().toString(), f.size()));
+        return report;
+    }
+
     public static String id(String topic, int partition) {
         return topic + "-" + partition;
     }

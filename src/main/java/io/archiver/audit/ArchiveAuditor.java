@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,11 +47,23 @@ public final class ArchiveAuditor {
     private final ArchiveVerifier verifier;
     private final KafkaInspector kafka;
     private final Duration orphanAge;
+    private final Lister lister;
 
     public ArchiveAuditor(ArchiveVerifier verifier, KafkaInspector kafka, Duration orphanAge) {
+        this(verifier, kafka, orphanAge, ArchiveScanner::scan);
+    }
+
+    /** {@code lister}: lists the files under an archive root (the archive's own listing, or a test's). */
+    ArchiveAuditor(ArchiveVerifier verifier, KafkaInspector kafka, Duration orphanAge, Lister lister) {
         this.verifier = verifier;
         this.kafka = kafka;
         this.orphanAge = orphanAge;
+        this.lister = lister;
+    }
+
+    /** Lists the files under an archive root. */
+    interface Lister {
+        ArchiveListing list(String root) throws IOException;
     }
 
     /** Audits the archive under {@code root} of {@code topics}, as archived by consumer group {@code groupId}. */
@@ -61,7 +74,7 @@ public final class ArchiveAuditor {
     /** {@link #audit(String, List, String, boolean)}, telling {@code progress} how far it got on long audits. */
     public AuditReport audit(String root, List<String> topics, String groupId, boolean deep, Consumer<String> progress)
             throws Exception {
-        ArchiveListing listing = ArchiveScanner.scan(root);
+        ArchiveListing listing = lister.list(root);
         // Read after the listing: a position record is written before its files become visible, so it is never
         // older than them, and every listed record lies below the last stable offsets read now.
         Collection<PositionRecord> records = new PositionStore(root).read().all();
@@ -82,6 +95,7 @@ public final class ArchiveAuditor {
             throw e;
         }
         Map<TopicPartition, LogComparison> comparisons = comparer.finish();
+        archive = withFilesCommittedWhileListed(root, listing, archive, comparisons, state, deep, progress);
         List<TopicPartition> partitions = new ArrayList<>(known);
         for (PartitionReport p : archive.partitions().values()) {
             TopicPartition tp = new TopicPartition(p.topic(), p.partition());
@@ -130,6 +144,65 @@ public final class ArchiveAuditor {
             }
         }
         return new AuditReport(root, deep, audits, leftovers, stale, recent, cutShort);
+    }
+
+    /**
+     * A listing is not a snapshot: S3 lists a folder page by page, and a job that commits meanwhile can put a file
+     * on a page already read while its next commit's file lands on a page still to come, which shows a gap that
+     * is not there. Every file committed while the archive was listed is in a second listing, so partitions with
+     * missing records that have files the first listing lacked are read and compared again from the second one,
+     * up to the last offset the first one had (files committed later hold only later offsets of a partition).
+     * Updates {@code comparisons}; returns the archive as read then.
+     */
+    private VerificationReport withFilesCommittedWhileListed(String root, ArchiveListing listing, VerificationReport archive,
+            Map<TopicPartition, LogComparison> comparisons, Map<TopicPartition, KafkaPartitionState> state, boolean deep,
+            Consumer<String> progress) throws Exception {
+        Set<String> gapped = new HashSet<>();
+        comparisons.forEach((tp, c) -> {
+            if (!c.missing().isEmpty()) {
+                gapped.add(VerificationReport.id(tp.topic(), tp.partition()));
+            }
+        });
+        if (gapped.isEmpty()) {
+            return archive;
+        }
+        Set<String> listed = new HashSet<>();
+        listing.committed().forEach(f -> listed.add(f.path().toString()));
+        ArchiveListing later = lister.list(root);
+        List<ArchiveFile> added = new ArrayList<>();
+        Set<String> grown = new HashSet<>();
+        for (ArchiveFile f : later.committed()) {
+            String id = VerificationReport.id(f.topic(), f.partition());
+            if (gapped.contains(id) && !listed.contains(f.path().toString())) {
+                added.add(f);
+                grown.add(id);
+            }
+        }
+        if (grown.isEmpty()) {
+            return archive;
+        }
+        progress.accept(String.format("Reading %d partitions again: %d files with records of theirs were committed while the archive"
+                + " was listed", grown.size(), added.size()));
+        Map<TopicPartition, KafkaPartitionState> ofGrown = new HashMap<>();
+        state.forEach((tp, k) -> {
+            if (grown.contains(VerificationReport.id(tp.topic(), tp.partition()))) {
+                ofGrown.put(tp, k);
+            }
+        });
+        CommittedLogComparer again = new CommittedLogComparer(kafka, ofGrown, progress);
+        List<PartitionReport> reread = new ArrayList<>();
+        try {
+            verifier.read(root, later.committedOf(grown), deep, report -> {
+                PartitionReport upToFirstListing = report.upTo(archive.partition(report.topic(), report.partition()).lastOffset());
+                reread.add(upToFirstListing);
+                again.submit(upToFirstListing);
+            });
+        } catch (IOException | RuntimeException e) {
+            again.abort();
+            throw e;
+        }
+        comparisons.putAll(again.finish());
+        return archive.withPartitions(reread, added);
     }
 
     /**
