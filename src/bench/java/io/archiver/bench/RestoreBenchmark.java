@@ -6,6 +6,7 @@ import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.local.EmbeddedSchemaRegistry;
 import io.archiver.record.PayloadFormats;
 import io.archiver.restore.RestoreJob;
 import io.archiver.restore.RestorePlan;
@@ -42,7 +43,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=RestoreBenchmark
  * [-Dbench.args="-Dbench.restore.records=2000000 -Dbench.rounds=3"]}; {@code -Dbench.restore.intervals=5s,10s,30s} restores
- * with each checkpoint interval (default: {@code restore.checkpoint-interval}'s default).
+ * with each checkpoint interval (default: {@code restore.checkpoint-interval}'s default). {@code
+ * -Dbench.restore.payload=avro}: Avro values (about 1 KiB, {@link AvroOrders}) archived as Parquet with zstd twice, kept
+ * as bytes and in typed columns that rebuild them ({@code sink.parquet.decoded-payload-bytes: rebuild}), instead of
+ * random bytes archived as Parquet and JSON Lines.
  */
 public final class RestoreBenchmark {
 
@@ -61,6 +65,9 @@ public final class RestoreBenchmark {
 
     private record Result(String name, long records, double median, double min, double max, long heapPeakMb) {}
 
+    /** An archive of the source topic, and what the report calls it. */
+    private record Archive(String name, ArchiverConfig config) {}
+
     public static void main(String[] args) throws Exception {
         run();
         System.exit(0);
@@ -71,34 +78,50 @@ public final class RestoreBenchmark {
         long records = Long.getLong("bench.restore.records", 2_000_000);
         int rounds = Integer.getInteger("bench.rounds", 3);
         java.nio.file.Path work = BenchStack.workFolder("restore-bench");
-        try (BenchStack stack = BenchStack.start(work)) {
+        boolean avro = System.getProperty("bench.restore.payload", "bytes").equals("avro");
+        try (BenchStack stack = BenchStack.start(work); EmbeddedSchemaRegistry registry = avro ? EmbeddedSchemaRegistry.start() : null) {
             EmbeddedS3 s3 = stack.s3();
             EmbeddedKafka kafka = stack.kafka();
             RestoreBenchmark.kafka = kafka;
             String bootstrap = kafka.bootstrapServers();
             kafka.createTopic(SOURCE, PARTITIONS);
-            long bytes = Preloader.preload(bootstrap, SOURCE, PARTITIONS, records, i -> null);
-            ArchiverConfig parquet = archive(bootstrap, s3, "restore-parquet", Map.of("sink.parquet.compression", "zstd"));
-            ArchiverConfig jsonl = archive(bootstrap, s3, "restore-jsonl", Map.of("sink.format", "jsonl"));
+            long bytes;
+            List<Archive> archives = new ArrayList<>();
+            if (avro) {
+                int id = registry.register(SOURCE + "-value", "AVRO", AvroOrders.SCHEMA.toString());
+                bytes = Preloader.preload(bootstrap, SOURCE, PARTITIONS, records, i -> null, (n, random) -> AvroOrders.encode(id, n, random));
+                archives.add(new Archive("Parquet zstd, Avro values as bytes",
+                        archive(bootstrap, s3, "restore-avro-bytes", Map.of("sink.parquet.compression", "zstd"))));
+                archives.add(new Archive("Parquet zstd, Avro values typed (bytes rebuilt)", archive(bootstrap, s3, "restore-avro-typed",
+                        Map.of("sink.parquet.compression", "zstd", "record.value.format", "avro", "schema-registry.url", registry.url(),
+                                "sink.parquet.decoded-payload-bytes", "rebuild"))));
+            } else {
+                bytes = Preloader.preload(bootstrap, SOURCE, PARTITIONS, records, i -> null);
+                archives.add(new Archive("Parquet zstd", archive(bootstrap, s3, "restore-parquet", Map.of("sink.parquet.compression", "zstd"))));
+                archives.add(new Archive("JSON Lines", archive(bootstrap, s3, "restore-jsonl", Map.of("sink.format", "jsonl"))));
+            }
 
             Map<String, Variant> variants = new LinkedHashMap<>();
             variants.put("limit: Kafka ProducerPerformance, acks=all", call -> producerPerformance(kafka, records, "perf-" + call, false));
             variants.put("limit: ProducerPerformance, transactions of " + TRANSACTION_MS / 1000 + " s",
                     call -> producerPerformance(kafka, records, "perf-tx-" + call, true));
-            variants.put("archive read alone: Parquet zstd", call -> read(parquet));
-            variants.put("archive read alone: JSON Lines", call -> read(jsonl));
+            for (Archive a : archives) {
+                variants.put("archive read alone: " + a.name(), call -> read(a.config()));
+            }
             for (String interval : System.getProperty("bench.restore.intervals", TRANSACTION_MS / 1000 + "s").split(",")) {
                 String every = interval.trim();
-                variants.put("restore from Parquet zstd (exactly once, checkpoints every " + every + ")",
-                        call -> restore(kafka, parquet, "parquet-" + call + "-" + every, every));
-                variants.put("restore from JSON Lines (exactly once, checkpoints every " + every + ")",
-                        call -> restore(kafka, jsonl, "jsonl-" + call + "-" + every, every));
+                for (int i = 0; i < archives.size(); i++) {
+                    Archive a = archives.get(i);
+                    String target = "restore-" + i + "-";
+                    variants.put("restore from " + a.name() + " (exactly once, checkpoints every " + every + ")",
+                            call -> restore(kafka, a.config(), target + call + "-" + every, every));
+                }
             }
             List<Result> results = new ArrayList<>();
             for (Map.Entry<String, Variant> v : variants.entrySet()) {
                 results.add(measure(v.getKey(), rounds, v.getValue()));
             }
-            write(results, records, bytes, rounds);
+            write(results, records, bytes, rounds, archives.stream().map(Archive::name).toList());
         }
     }
 
@@ -211,14 +234,14 @@ public final class RestoreBenchmark {
         }
     }
 
-    private static void write(List<Result> results, long records, long bytes, int rounds) throws Exception {
+    private static void write(List<Result> results, long records, long bytes, int rounds, List<String> archives) throws Exception {
         Result limit = results.get(0);
         StringBuilder md = new StringBuilder();
         StringBuilder csv = new StringBuilder("variant,records,seconds_median,seconds_min,seconds_max,rate_vs_limit,heap_peak_mb\n");
         md.append("# Restore, ").append(LocalDate.now()).append("\n\n")
-                .append(String.format("%,d records (%,d bytes of keys and 1 KiB values, 2 headers each) over %d partitions, archived as "
-                        + "Parquet with zstd and as JSON Lines, restored by the exactly-once restore job (parallelism 2, checkpoints "
-                        + "every %d s) into fresh topics. ", records, bytes, PARTITIONS, TRANSACTION_MS / 1000))
+                .append(String.format("%,d records (%,d bytes of keys and values of about 1 KiB, 2 headers each) over %d partitions, "
+                        + "archived as %s, restored by the exactly-once restore job (parallelism 2, checkpoints every %d s) into fresh "
+                        + "topics. ", records, bytes, PARTITIONS, String.join(" and as ", archives), TRANSACTION_MS / 1000))
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ").append(System.getProperty("java.version"))
                 .append(". Median of ").append(rounds).append(" rounds after one warm-up (min–max); heap peak of the benchmark's JVM "
                         + "(the MiniCluster's TaskManagers included) over the measured rounds.").append(BenchSettings.described())

@@ -11,6 +11,7 @@ import io.archiver.kafka.BootstrapAddresses;
 import io.archiver.kafka.TopicDescriptions;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -69,6 +71,8 @@ public final class Preflight {
     private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
 
     private static final Pattern ERROR_CODE = Pattern.compile("Error Code: (\\w+)");
+    /** The value a {@link NumberFormatException} quotes. */
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     /** Per bootstrap address: a refused or unknown address is known at once, an unanswered one within this. */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
@@ -294,8 +298,11 @@ public final class Preflight {
         }
     }
 
-    private static String sinkProblem(String root, Throwable failure) {
+    private String sinkProblem(String root, Throwable failure) {
         String cause = rootCause(failure);
+        if (hasCause(failure, NumberFormatException.class)) {
+            return unreadableSetting(root, cause);
+        }
         Matcher code = ERROR_CODE.matcher(cause);
         String errorCode = code.find() ? code.group(1) : "";
         if (cause.contains("Status Code: 403") || errorCode.equals("AccessDenied") || errorCode.equals("SignatureDoesNotMatch")
@@ -308,6 +315,26 @@ public final class Preflight {
         return "Cannot write to the archive at '" + root + "': " + cause
                 + ". Check that the bucket exists, that the credentials (s3.access-key/s3.secret-key or the"
                 + " instance role) may write there, and '" + SINK_PATH.key() + "'.";
+    }
+
+    /**
+     * A file system setting whose value the S3 file system could not parse as a number ({@code For input string:
+     * "16mb"}): named, with the fix, instead of advice about buckets and credentials.
+     */
+    private String unreadableSetting(String root, String cause) {
+        Matcher quoted = QUOTED.matcher(cause);
+        String value = quoted.find() ? quoted.group(1) : null;
+        List<String> keys = new ArrayList<>();
+        fileSystems.toMap().forEach((key, v) -> {
+            if (v.equals(value) && !GlobalConfiguration.isSensitive(key)) {
+                keys.add(key);
+            }
+        });
+        Collections.sort(keys);
+        String which = keys.isEmpty() ? "a file system setting (s3.*)" : String.join(", ", keys) + " = \"" + value + "\"";
+        return "Cannot write to the archive at '" + root + "': the S3 file system cannot read " + which + " (" + cause + "). Give it"
+                + " as a plain number (sizes in bytes, without a unit), as flink." + (keys.isEmpty() ? "s3.*" : keys.get(0))
+                + " for a job started with java, in the cluster's configuration for a cluster.";
     }
 
     private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {

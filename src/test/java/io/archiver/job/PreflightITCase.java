@@ -103,6 +103,18 @@ class PreflightITCase {
     }
 
     @Test
+    void aFileSystemSettingWithAUnitIsNamedInsteadOfTheCredentials() throws Exception {
+        ArchiverConfig config = config(existingTopic(), Map.of());
+        Preflight withUnit = new Preflight(Duration.ofSeconds(30), fileSystems(Map.of("s3.upload.min.part.size", "16mb")));
+        assertThatThrownBy(() -> withUnit.check(config))
+                .isInstanceOf(PreflightException.class)
+                .hasMessageContaining("the S3 file system cannot read s3.upload.min.part.size = \"16mb\"")
+                .hasMessageContaining("sizes in bytes, without a unit")
+                .hasMessageContaining("flink.s3.upload.min.part.size")
+                .hasMessageNotContaining("credentials");
+    }
+
+    @Test
     void anS3EndpointThatDoesNotAnswerFailsWithinTheTimeout() throws Exception {
         ArchiverConfig config = config(existingTopic(), Map.of());
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {

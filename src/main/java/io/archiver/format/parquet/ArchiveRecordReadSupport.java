@@ -4,10 +4,8 @@ import io.archiver.record.ArchiveRecord;
 
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
-import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -19,25 +17,31 @@ import java.util.Map;
 import static io.archiver.record.EnvelopeFields.*;
 
 /**
- * Reads whole records of an archive file. A file whose payloads are all in its key and value columns is read through
- * the envelope's columns alone, straight into records ({@link EnvelopeRecordConverter}; a file's typed columns are
+ * Reads whole records of an archive file straight from its columns ({@link EnvelopeRecordConverter}). A file whose
+ * payloads are all in its key and value columns is read through the envelope's columns alone (its typed columns are
  * not read at all). A file that may have left payloads out for its typed columns to rebuild
- * ({@code sink.parquet.decoded-payload-bytes: rebuild}, or written before files said which) is read row by row with
- * its typed columns, and a missing payload is rebuilt from them with the Avro reader schema in the file's footer.
+ * ({@code sink.parquet.decoded-payload-bytes: rebuild}, or written before files said which) is read with its schema
+ * ids and typed columns too, and a missing payload is rebuilt from them with the Avro reader schema in the file's
+ * footer ({@link RebuiltPayloads}).
  */
 final class ArchiveRecordReadSupport extends ReadSupport<ArchiveRecord> {
 
     private static final List<String> ENVELOPE = List.of(TOPIC, PARTITION, OFFSET, TIMESTAMP, TIMESTAMP_TYPE, KEY, VALUE, HEADERS);
+    private static final List<String> TYPED = List.of(KEY_SCHEMA_ID, KEY_DECODED, VALUE_SCHEMA_ID, VALUE_DECODED);
 
     @Override
     public ReadContext init(InitContext context) {
         MessageType file = context.getFileSchema();
-        if (rebuilding(context.getMergedKeyValueMetaData()) != null) {
-            return new ReadContext(file);
-        }
-        List<Type> fields = new ArrayList<>(ENVELOPE.size());
+        List<Type> fields = new ArrayList<>(ENVELOPE.size() + TYPED.size());
         for (String name : ENVELOPE) {
             fields.add(file.getType(name));
+        }
+        if (rebuilding(context.getMergedKeyValueMetaData()) != null) {
+            for (String name : TYPED) {
+                if (file.containsField(name)) {
+                    fields.add(file.getType(name));
+                }
+            }
         }
         return new ReadContext(new MessageType(file.getName(), fields));
     }
@@ -45,22 +49,13 @@ final class ArchiveRecordReadSupport extends ReadSupport<ArchiveRecord> {
     @Override
     public RecordMaterializer<ArchiveRecord> prepareForRead(Configuration configuration, Map<String, String> keyValueMetaData,
             MessageType fileSchema, ReadContext readContext) {
+        MessageType requested = readContext.getRequestedSchema();
         ReaderSchemas schemas = rebuilding(keyValueMetaData);
         if (schemas == null) {
-            return new EnvelopeRecordConverter(readContext.getRequestedSchema());
+            return new EnvelopeRecordConverter(requested);
         }
-        GroupRecordConverter rows = new GroupRecordConverter(readContext.getRequestedSchema());
-        return new RecordMaterializer<>() {
-            @Override
-            public ArchiveRecord getCurrentRecord() {
-                return RebuiltPayloads.record(rows.getCurrentRecord(), schemas.key(), schemas.value());
-            }
-
-            @Override
-            public GroupConverter getRootConverter() {
-                return rows.getRootConverter();
-            }
-        };
+        List<Type> typed = requested.getFields().stream().filter(t -> TYPED.contains(t.getName())).toList();
+        return new EnvelopeRecordConverter(requested, new RebuiltPayloads(new MessageType(requested.getName(), typed), schemas.key(), schemas.value()));
     }
 
     /** The file's Avro reader schemas when it may have left payloads out for them to rebuild, else null. */

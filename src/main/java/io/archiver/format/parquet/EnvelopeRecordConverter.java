@@ -17,16 +17,23 @@ import java.util.function.Consumer;
 import static io.archiver.record.EnvelopeFields.*;
 
 /**
- * Assembles {@link ArchiveRecord}s straight from the envelope's columns (the envelope's fields of a file's schema,
- * requested alone): no row object in between, and each distinct topic, timestamp type and header key decoded to a
- * string once (per dictionary page, or while a column repeats its last value) instead of once per record.
+ * Assembles {@link ArchiveRecord}s straight from the envelope's columns: no row object in between, and each distinct
+ * topic, timestamp type and header key decoded to a string once (per dictionary page, or while a column repeats its
+ * last value) instead of once per record. The typed columns of a file that may have left payloads out are read beside
+ * them into a row object of their own ({@link RebuiltPayloads}) that rebuilds those payloads.
  */
 final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
 
     private final Root root;
 
-    EnvelopeRecordConverter(MessageType envelope) {
-        this.root = new Root(envelope);
+    /** {@code requested}: the envelope's fields of a file's schema, alone. */
+    EnvelopeRecordConverter(MessageType requested) {
+        this(requested, null);
+    }
+
+    /** {@code requested}: the envelope's fields and the typed columns {@code rebuilt} reads (null: none). */
+    EnvelopeRecordConverter(MessageType requested, RebuiltPayloads rebuilt) {
+        this.root = new Root(requested, rebuilt);
     }
 
     @Override
@@ -43,6 +50,7 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
     private static final class Root extends GroupConverter {
         private final Converter[] fields;
         private final Headers headers;
+        private final RebuiltPayloads rebuilt;
         private ArchiveRecord record;
         private int partition;
         private long offset;
@@ -52,7 +60,8 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
         private String topic;
         private String timestampType;
 
-        Root(MessageType envelope) {
+        Root(MessageType envelope, RebuiltPayloads rebuilt) {
+            this.rebuilt = rebuilt;
             headers = new Headers(envelope.getType(HEADERS).asGroupType());
             fields = new Converter[envelope.getFieldCount()];
             fields[envelope.getFieldIndex(TOPIC)] = new Strings(s -> topic = s);
@@ -78,6 +87,14 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
             fields[envelope.getFieldIndex(KEY)] = new Bytes(b -> key = b);
             fields[envelope.getFieldIndex(VALUE)] = new Bytes(b -> value = b);
             fields[envelope.getFieldIndex(HEADERS)] = headers;
+            for (int i = 0; i < fields.length; i++) {
+                if (fields[i] == null) {
+                    if (rebuilt == null) {
+                        throw new IllegalArgumentException("Not a field of the envelope: " + envelope.getType(i).getName());
+                    }
+                    fields[i] = rebuilt.converter(envelope.getType(i).getName());
+                }
+            }
         }
 
         @Override
@@ -89,10 +106,18 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
         public void start() {
             key = null;
             value = null;
+            if (rebuilt != null) {
+                rebuilt.start();
+            }
         }
 
         @Override
         public void end() {
+            if (rebuilt != null) {
+                rebuilt.end();
+                key = rebuilt.key(key);
+                value = rebuilt.value(value);
+            }
             record = new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value, headers.keys(), headers.values());
         }
     }

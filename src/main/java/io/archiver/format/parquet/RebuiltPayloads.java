@@ -1,54 +1,67 @@
 package io.archiver.format.parquet;
 
-import io.archiver.record.ArchiveRecord;
-
 import org.apache.avro.Schema;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.schema.MessageType;
 
 import static io.archiver.record.EnvelopeFields.*;
 
 /**
- * A record of a row read with its typed columns: a payload left out of the file
- * ({@code sink.parquet.decoded-payload-bytes: rebuild}) is rebuilt from its typed columns with the file's Avro reader
- * schema.
+ * The typed columns of a file that may have left payloads out for them to rebuild
+ * ({@code sink.parquet.decoded-payload-bytes: rebuild}), read beside the envelope's columns: a row object of the
+ * typed columns alone, and a key or value the file left out rebuilt from it with the file's Avro reader schema.
  */
 final class RebuiltPayloads {
 
-    private RebuiltPayloads() {}
+    private final MessageType typed;
+    private final Schema keySchema;
+    private final Schema valueSchema;
+    private final GroupRecordConverter rows;
+    private final GroupConverter root;
 
-    /** The record of row {@code g}; {@code keySchema} and {@code valueSchema} are the file's, null where it has none. */
-    static ArchiveRecord record(Group g, Schema keySchema, Schema valueSchema) {
-        Group headers = g.getGroup(HEADERS, 0);
-        int n = headers.getFieldRepetitionCount("list");
-        String[] keys = new String[n];
-        byte[][] values = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            Group element = headers.getGroup("list", i).getGroup("element", 0);
-            keys[i] = element.getString(HEADER_KEY, 0);
-            values[i] = optionalBytes(element, HEADER_VALUE);
-        }
-        return new ArchiveRecord(
-                g.getString(TOPIC, 0),
-                g.getInteger(PARTITION, 0),
-                g.getLong(OFFSET, 0),
-                g.getLong(TIMESTAMP, 0),
-                g.getString(TIMESTAMP_TYPE, 0),
-                payload(g, KEY, KEY_SCHEMA_ID, KEY_DECODED, keySchema),
-                payload(g, VALUE, VALUE_SCHEMA_ID, VALUE_DECODED, valueSchema),
-                keys,
-                values);
+    /** {@code typed}: the file's schema ids and typed columns; the schemas: the file's, null where it has none. */
+    RebuiltPayloads(MessageType typed, Schema keySchema, Schema valueSchema) {
+        this.typed = typed;
+        this.keySchema = keySchema;
+        this.valueSchema = valueSchema;
+        this.rows = new GroupRecordConverter(typed);
+        this.root = rows.getRootConverter();
     }
 
-    /** A key or value: its bytes, or rebuilt from its typed columns where the file left them out. */
-    private static byte[] payload(Group g, String field, String idColumn, String decodedColumn, Schema schema) {
+    /** The converter of the typed column {@code name}. */
+    Converter converter(String name) {
+        return root.getConverter(typed.getFieldIndex(name));
+    }
+
+    /** A row begins. */
+    void start() {
+        root.start();
+    }
+
+    /** The row's typed columns are read. */
+    void end() {
+        root.end();
+    }
+
+    /** The row's key: {@code kept}, or rebuilt from its typed columns where the file left it out. */
+    byte[] key(byte[] kept) {
+        return payload(kept, KEY_SCHEMA_ID, KEY_DECODED, keySchema);
+    }
+
+    /** The row's value: {@code kept}, or rebuilt from its typed columns where the file left it out. */
+    byte[] value(byte[] kept) {
+        return payload(kept, VALUE_SCHEMA_ID, VALUE_DECODED, valueSchema);
+    }
+
+    private byte[] payload(byte[] kept, String idColumn, String decodedColumn, Schema schema) {
         // a file with a reader schema in its footer has the id and typed columns; a null payload has no id
-        if (g.getFieldRepetitionCount(field) > 0 || schema == null || g.getFieldRepetitionCount(idColumn) == 0) {
-            return optionalBytes(g, field);
+        if (kept != null || schema == null || !typed.containsField(idColumn)) {
+            return kept;
         }
-        return AvroColumnsEncoder.encode(g.getInteger(idColumn, 0), schema, g, decodedColumn);
-    }
-
-    private static byte[] optionalBytes(Group g, String field) {
-        return g.getFieldRepetitionCount(field) == 0 ? null : g.getBinary(field, 0).getBytes();
+        Group g = rows.getCurrentRecord();
+        return g.getFieldRepetitionCount(idColumn) == 0 ? null : AvroColumnsEncoder.encode(g.getInteger(idColumn, 0), schema, g, decodedColumn);
     }
 }
