@@ -11,6 +11,7 @@ import io.archiver.registry.SchemaSource;
 
 import org.apache.flink.formats.parquet.ParquetBuilder;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
@@ -39,6 +40,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final int pageSize;
     private DecodedPayloadBytes decodedPayloadBytes = FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES.defaultValue();
     private transient CompressionCodecFactory codecs;
+    private transient RecyclingHeapAllocator allocator;
     private transient Configuration hadoop;
     private transient FileSchemaChooser schemas;
     private transient DecodedPayloadWriter decoded;
@@ -99,7 +101,10 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         decoded = new DecodedPayloadWriter(source);
     }
 
-    /** {@code ours}: {@link CompactDictionaryWriters}, else Parquet's own writers of values (to compare them). */
+    /**
+     * {@code ours}: the writers of values and buffers of the sink ({@link CompactDictionaryWriters},
+     * {@link RecyclingHeapAllocator}), else Parquet's own (to compare them).
+     */
     ParquetWriter<ArchiveRecord> createWriter(OutputFile out, boolean ours) throws IOException {
         return createWriter(out, FileSchemas.NONE, ours);
     }
@@ -127,6 +132,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
                 .withSizeStatisticsEnabled(false)
                 .withConf(hadoop())
                 .withCodecFactory(codecs())
+                .withAllocator(ours ? allocator() : new HeapByteBufferAllocator())
                 .withCompressionCodec(codec(compression))
                 .withRowGroupSize(rowGroupSize)
                 .withPageSize(pageSize)
@@ -161,6 +167,14 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
             codecs = new SharedCodecs(new CodecFactory(hadoop(), pageSize), new ZstdPageCompressor(zstdLevel));
         }
         return codecs;
+    }
+
+    /** One allocator of page buffers for every file of this subtask, keeping up to four pages' worth of released ones. */
+    private RecyclingHeapAllocator allocator() {
+        if (allocator == null) {
+            allocator = new RecyclingHeapAllocator(4L * pageSize);
+        }
+        return allocator;
     }
 
     /**

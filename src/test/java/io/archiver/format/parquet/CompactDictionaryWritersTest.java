@@ -13,9 +13,10 @@ import java.util.function.IntFunction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The compact dictionary writers write the very bytes Parquet's own writers write: files compared whole, over
- * many pages (each page resets the list of dictionary ids), a dictionary that stays, and one that outgrows its
- * page size so the column falls back to plain encoding.
+ * The compact dictionary writers and the recycled page buffers write the very bytes Parquet's own writers and
+ * buffers write: files compared whole, over many pages (each page resets the list of dictionary ids and releases
+ * its buffers), a second file of the same subtask (written with buffers the first released), a dictionary that
+ * stays, and one that outgrows its page size so the column falls back to plain encoding.
  */
 class CompactDictionaryWritersTest {
 
@@ -24,11 +25,16 @@ class CompactDictionaryWritersTest {
         // header keys are the dictionary-encoded column: a few names repeating, and unique long names
         IntFunction<ArchiveRecord> repeatedHeaderKeys = i -> record(i, "customer-" + (i % 37), i % 3, h -> "h" + h);
         IntFunction<ArchiveRecord> uniqueLongHeaderKeys = i -> record(i, "key-" + i, 2, h -> "h" + h + "-" + i + "-" + "x".repeat(120));
-        for (IntFunction<ArchiveRecord> records : java.util.List.of(repeatedHeaderKeys, uniqueLongHeaderKeys)) {
-            byte[] compact = write(true, records);
-            byte[] parquets = write(false, records);
-            assertThat(compact.length).isGreaterThan(100_000);
-            assertThat(compact).isEqualTo(parquets);
+        // values of 1 KiB: their pages' buffers are large enough to be kept and handed out again
+        IntFunction<ArchiveRecord> largeValues = i -> new ArchiveRecord("t", 0, i, 1_700_000_000_000L + i, "CreateTime",
+                ("key-" + i).getBytes(StandardCharsets.UTF_8), ("v" + i).repeat(300).getBytes(StandardCharsets.UTF_8),
+                new String[] {"h"}, new byte[][] {{1}});
+        for (IntFunction<ArchiveRecord> records : java.util.List.of(repeatedHeaderKeys, uniqueLongHeaderKeys, largeValues)) {
+            byte[][] compact = write(true, records);
+            byte[][] parquets = write(false, records);
+            assertThat(compact[0].length).isGreaterThan(100_000);
+            assertThat(compact[0]).isEqualTo(parquets[0]);
+            assertThat(compact[1]).as("the subtask's second file").isEqualTo(parquets[1]);
         }
     }
 
@@ -48,17 +54,21 @@ class CompactDictionaryWritersTest {
         assertThat(ids.hasNext()).isFalse();
     }
 
-    /** 30,000 records with 8 KB pages and 256 KB dictionary pages. */
-    private static byte[] write(boolean ours, IntFunction<ArchiveRecord> records) throws Exception {
+    /** Two files of 30,000 records (the second shifted by one) with 8 KB pages and 256 KB dictionary pages, by one builder. */
+    private static byte[][] write(boolean ours, IntFunction<ArchiveRecord> records) throws Exception {
         EnvelopeParquetBuilder builder =
                 new EnvelopeParquetBuilder(PayloadFormats.BYTES, ParquetCompression.SNAPPY, 1, 1 << 20, 8 * 1024);
-        MemoryParquetFile file = new MemoryParquetFile();
-        try (ParquetWriter<ArchiveRecord> writer = builder.createWriter(file, ours)) {
-            for (int i = 0; i < 30_000; i++) {
-                writer.write(records.apply(i));
+        byte[][] files = new byte[2][];
+        for (int f = 0; f < files.length; f++) {
+            MemoryParquetFile file = new MemoryParquetFile();
+            try (ParquetWriter<ArchiveRecord> writer = builder.createWriter(file, ours)) {
+                for (int i = 0; i < 30_000; i++) {
+                    writer.write(records.apply(i + f));
+                }
             }
+            files[f] = file.bytes();
         }
-        return file.bytes();
+        return files;
     }
 
     private static ArchiveRecord record(int i, String key, int headers, IntFunction<String> headerKey) {
