@@ -147,6 +147,30 @@ class EnvelopeFormatsTest {
     }
 
     @Test
+    void topicsTimestampTypesAndHeaderKeysThatChangeFromLineToLineAreWrittenAsEachLineHasThem() throws Exception {
+        String[][] keys = {{"a\"b", "caf\u00e9"}, {"a\"b", "tab\there"}, {"x"}, {"a\"b", "caf\u00e9", "\ud83d\ude00 \\ \u0001"}, {}};
+        List<ArchiveRecord> records = new java.util.ArrayList<>();
+        for (int i = 0; i < keys.length; i++) {
+            byte[][] values = new byte[keys[i].length][];
+            java.util.Arrays.fill(values, utf8("v" + i));
+            records.add(new ArchiveRecord(i < 3 ? "orders" : "orders\"2", 0, i, i, i % 2 == 0 ? "CreateTime" : "LogAppendTime",
+                    utf8("k"), utf8("v"), keys[i], values));
+        }
+        Path file = write("e.jsonl", new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0), records);
+        List<String> lines = Files.readAllLines(dir.resolve("e.jsonl"));
+        for (int i = 0; i < keys.length; i++) {
+            JsonNode line = new ObjectMapper().readTree(lines.get(i));
+            assertThat(line.get("topic").textValue()).isEqualTo(records.get(i).getTopic());
+            assertThat(line.get("timestamp_type").textValue()).isEqualTo(records.get(i).getTimestampType());
+            assertThat(line.get("headers")).hasSize(keys[i].length);
+            for (int h = 0; h < keys[i].length; h++) {
+                assertThat(line.get("headers").get(h).get("key").textValue()).isEqualTo(keys[i][h]);
+            }
+        }
+        assertThat(new ArchiveFileReader(PayloadFormats.BYTES).readAll(file)).containsExactlyElementsOf(records);
+    }
+
+    @Test
     void jsonLinesBytesAreBase64AndGzipIsOneStream() throws Exception {
         Path file = write("d.jsonl.gz", new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.GZIP, 6), records());
         try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("d.jsonl.gz")))) {
