@@ -7,7 +7,6 @@ import io.archiver.local.EmbeddedSchemaRegistry;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +54,7 @@ public final class OpenFileHeapBenchmark {
         long before = usedAfterGc();
         List<BulkWriter<ArchiveRecord>> open = new ArrayList<>(files);
         for (int i = 0; i < files; i++) {
-            BulkWriter<ArchiveRecord> writer = factory.create(new Discarding());
+            BulkWriter<ArchiveRecord> writer = factory.create(new DiscardingPartFile());
             writer.addElement(new ArchiveRecord("heap", i, 0, 1_772_859_843_000L, "CreateTime",
                     ("key-" + i).getBytes(StandardCharsets.UTF_8), value, new String[] {"source"}, new byte[][] {{1}}));
             open.add(writer);
@@ -73,34 +72,5 @@ public final class OpenFileHeapBenchmark {
             Thread.sleep(100);
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    /** A part file's stream that keeps nothing. */
-    private static final class Discarding extends FSDataOutputStream {
-        private long pos;
-
-        @Override
-        public long getPos() {
-            return pos;
-        }
-
-        @Override
-        public void write(int b) {
-            pos++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            pos += len;
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void sync() {}
-
-        @Override
-        public void close() {}
     }
 }

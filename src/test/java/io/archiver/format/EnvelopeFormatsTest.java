@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.InputStream;
 import java.lang.ref.WeakReference;
@@ -272,10 +273,11 @@ class EnvelopeFormatsTest {
         assertThat(new ArchiveFileReader(TEXT).readAll(fastest)).hasSize(2_000);
     }
 
-    @Test
-    void zstdDecompressesToThePlainFileAndIsSmallerThanGzip() throws Exception {
+    @ParameterizedTest(name = "level {0}")
+    @ValueSource(ints = {1, 3}) // 1, the default, with its own match table (ZstdMatchTable)
+    void zstdDecompressesToThePlainFileAndIsSmallerThanGzip(int level) throws Exception {
         List<ArchiveRecord> many = orders(2_000);
-        Path zstd = write("orders.jsonl.zst", new JsonLinesWriterFactory(TEXT, JsonCompression.ZSTD, 3), many);
+        Path zstd = write("orders.jsonl.zst", new JsonLinesWriterFactory(TEXT, JsonCompression.ZSTD, level), many);
         Path gzip = write("orders.jsonl.gz", new JsonLinesWriterFactory(TEXT, JsonCompression.GZIP, 6), many);
         Path plain = write("orders.jsonl", new JsonLinesWriterFactory(TEXT, JsonCompression.NONE, 0), many);
         try (InputStream in = new ZstdInputStreamNoFinalizer(Files.newInputStream(dir.resolve("orders.jsonl.zst")))) {

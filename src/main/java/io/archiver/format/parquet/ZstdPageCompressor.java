@@ -1,6 +1,10 @@
 package io.archiver.format.parquet;
 
+import io.archiver.format.ZstdMatchTable;
+
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdException;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -13,7 +17,7 @@ import java.io.IOException;
  * with a native context and stream buffers sized for large inputs, which with many partitions (small files, a page
  * per column each) cost more than compressing. A one-shot compression sizes its context to the page and frees it
  * at once, so nothing native stays allocated for files left open or abandoned. Each page is one zstd frame, as
- * with Parquet's codec.
+ * with Parquet's codec; level 1 with the match table {@link ZstdMatchTable} sizes.
  *
  * <p>The page's bytes and its compressed bytes go through two arrays kept from page to page, which grow to the
  * largest page: a page-sized array allocated (and zeroed) three times per page was a twentieth of the sink's time,
@@ -39,11 +43,15 @@ final class ZstdPageCompressor implements BytesInputCompressor {
         if (compressed.length < bound) {
             compressed = new byte[bound];
         }
-        long size = Zstd.compressByteArray(compressed, 0, compressed.length, page.bytes(), 0, page.size(), level);
-        if (Zstd.isError(size)) {
-            throw new IOException("zstd could not compress a page of " + page.size() + " bytes: " + Zstd.getErrorName(size));
+        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
+            zstd.setLevel(level);
+            if (ZstdMatchTable.hashLog(level) > 0) {
+                zstd.setHashLog(ZstdMatchTable.hashLog(level));
+            }
+            return BytesInput.from(compressed, 0, zstd.compressByteArray(compressed, 0, compressed.length, page.bytes(), 0, page.size()));
+        } catch (ZstdException e) {
+            throw new IOException("zstd could not compress a page of " + page.size() + " bytes: " + e.getMessage(), e);
         }
-        return BytesInput.from(compressed, 0, (int) size);
     }
 
     @Override
