@@ -1,10 +1,12 @@
 package io.archiver.archive;
 
 import io.archiver.record.PayloadFormats;
+import io.archiver.record.RecordDigest;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,7 @@ public final class ArchiveVerifier {
      * its first and last one is not read: it holds each of them once (a file is written from one sequential
      * read of its partition). Other Parquet files (on transactional and compacted topics most are not dense)
      * are read by their offset column only, every JSON Lines file line by line. With {@code deep} every record
-     * of every file is read and decoded in full.
+     * of every file is read and decoded in full, and the report keeps each offset's {@link RecordDigest}.
      */
     public VerificationReport verify(String root, boolean deep) throws IOException {
         return verify(root, ArchiveScanner.scan(root), deep, report -> {});
@@ -73,7 +75,7 @@ public final class ArchiveVerifier {
                 if (partitions.containsKey(id)) {
                     throw new IllegalStateException("The files of " + id + " are not contiguous in the listing of " + root);
                 }
-                c = new Collector(file.topic(), file.partition());
+                c = new Collector(file.topic(), file.partition(), deep);
             }
             Collector partition = c;
             int index = partition.addFile(file);
@@ -83,7 +85,7 @@ public final class ArchiveVerifier {
                     partition.add(offset, index);
                 }
             } else if (deep) {
-                file.read(reader, r -> partition.add(r.getOffset(), index));
+                file.read(reader, r -> partition.add(r.getOffset(), index, RecordDigest.of(r), r.getTimestamp()));
             } else {
                 file.offsets(reader, offset -> partition.add(offset, index));
             }
@@ -100,18 +102,25 @@ public final class ArchiveVerifier {
         }
     }
 
-    /** Collects the offsets of one partition, then sorts them once. */
+    /** Collects the offsets of one partition (with {@code digests}, each record's digest too), then sorts them once. */
     private static final class Collector {
         private final String topic;
         private final int partition;
         private final List<String> files = new ArrayList<>();
         private long bytes;
         private long[] packed = new long[1024];
+        /** In the order of {@link #packed}: each record's digest, when kept. */
+        private long[] words;
+        private long[] timestamps;
         private int size;
 
-        Collector(String topic, int partition) {
+        Collector(String topic, int partition, boolean digests) {
             this.topic = topic;
             this.partition = partition;
+            if (digests) {
+                words = new long[packed.length];
+                timestamps = new long[packed.length];
+            }
         }
 
         String id() {
@@ -137,6 +146,16 @@ public final class ArchiveVerifier {
             packed[size++] = (offset << FILE_BITS) | file;
         }
 
+        void add(long offset, int file, long word, long timestamp) {
+            add(offset, file);
+            if (words.length < packed.length) {
+                words = Arrays.copyOf(words, packed.length);
+                timestamps = Arrays.copyOf(timestamps, packed.length);
+            }
+            words[size - 1] = word;
+            timestamps[size - 1] = timestamp;
+        }
+
         PartitionReport report() {
             long[] sorted = Arrays.copyOf(packed, size);
             Arrays.sort(sorted);
@@ -155,7 +174,23 @@ public final class ArchiveVerifier {
                     firstFile.put(offset, file);
                 }
             }
-            return new PartitionReport(topic, partition, files, bytes, Arrays.copyOf(distinct, n), duplicates);
+            long[] offsets = Arrays.copyOf(distinct, n);
+            if (words == null) {
+                return new PartitionReport(topic, partition, files, bytes, offsets, duplicates);
+            }
+            // the digest of an offset's first copy in reading order (a duplicate is a finding of its own)
+            long[] wordOf = new long[n];
+            long[] timestampOf = new long[n];
+            BitSet set = new BitSet(n);
+            for (int j = 0; j < size; j++) {
+                int i = Arrays.binarySearch(offsets, packed[j] >>> FILE_BITS);
+                if (!set.get(i)) {
+                    set.set(i);
+                    wordOf[i] = words[j];
+                    timestampOf[i] = timestamps[j];
+                }
+            }
+            return new PartitionReport(topic, partition, files, bytes, offsets, duplicates, new PartitionReport.Digests(wordOf, timestampOf));
         }
     }
 }

@@ -22,15 +22,39 @@ public final class PartitionReport {
     private final long bytes;
     private final long[] offsets;
     private final Map<Long, List<String>> duplicates;
+    private final Digests digests;
+
+    /**
+     * The {@link io.archiver.record.RecordDigest} of each distinct offset, in the order of {@link #offsets()}: a deep read keeps
+     * them so that an audit compares content with Kafka. {@code words[i]} and {@code timestamps[i]} are the digest of
+     * {@code offsets()[i]}.
+     */
+    public record Digests(long[] words, long[] timestamps) {
+        Digests upTo(int end) {
+            return new Digests(Arrays.copyOf(words, end), Arrays.copyOf(timestamps, end));
+        }
+    }
 
     public PartitionReport(String topic, int partition, List<String> files, long bytes, long[] offsets,
             Map<Long, List<String>> duplicates) {
+        this(topic, partition, files, bytes, offsets, duplicates, null);
+    }
+
+    /** {@code digests}: of every offset, or null when the files were not read in full. */
+    public PartitionReport(String topic, int partition, List<String> files, long bytes, long[] offsets,
+            Map<Long, List<String>> duplicates, Digests digests) {
         this.topic = topic;
         this.partition = partition;
         this.files = Collections.unmodifiableList(files);
         this.bytes = bytes;
         this.offsets = offsets;
         this.duplicates = Collections.unmodifiableMap(duplicates);
+        this.digests = digests;
+    }
+
+    /** Each offset's content digest, or null when the files were not read in full. */
+    public Digests digests() {
+        return digests;
     }
 
     public String topic() {
@@ -104,7 +128,8 @@ public final class PartitionReport {
                 kept.put(offset, where);
             }
         });
-        return new PartitionReport(topic, partition, files, bytes, Arrays.copyOf(offsets, end), kept);
+        return new PartitionReport(topic, partition, files, bytes, Arrays.copyOf(offsets, end), kept,
+                digests == null ? null : digests.upTo(end));
     }
 
     public static Map<Long, List<String>> newDuplicates() {

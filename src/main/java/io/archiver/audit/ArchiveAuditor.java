@@ -7,7 +7,9 @@ import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.OffsetRuns;
 import io.archiver.archive.PartitionReport;
+import io.archiver.archive.RejectedRecords;
 import io.archiver.archive.VerificationReport;
+import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LogScanner;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
@@ -38,6 +40,8 @@ import java.util.stream.LongStream;
  * committed reader (transaction markers, aborted records, compaction) are holes, not gaps. Each partition's
  * log is read once, sequentially, over the archived range, while the archive itself is read
  * ({@link CommittedLogComparer}); the raw log is read only where archived offsets need a cause. Around it:
+ * Committed records the job rejected on purpose ({@code errors.policy}: dead-lettered, skipped) are accounted
+ * for, not missing; a deep audit compares each archived record's content with Kafka's too. Around it:
  * lag up to the last stable offset, the resume position of the position record (archived offsets beyond it
  * are not covered by committed state), orphaned multipart uploads (uploads of commits cut short, which a start
  * without state completes, are not orphans) and leftover temporary objects.
@@ -66,15 +70,22 @@ public final class ArchiveAuditor {
         ArchiveListing list(String root) throws IOException;
     }
 
-    /** Audits the archive under {@code root} of {@code topics}, as archived by consumer group {@code groupId}. */
+    /**
+     * Audits the archive under {@code root} of {@code topics}, as archived by consumer group {@code groupId}, its dead
+     * letters in the default place ({@code <root>/_dead-letter}).
+     */
     public AuditReport audit(String root, List<String> topics, String groupId, boolean deep) throws Exception {
-        return audit(root, topics, groupId, deep, line -> {});
+        return audit(root, ArchiverConfig.defaultDeadLetterPath(root), topics, groupId, deep, line -> {});
     }
 
-    /** {@link #audit(String, List, String, boolean)}, telling {@code progress} how far it got on long audits. */
-    public AuditReport audit(String root, List<String> topics, String groupId, boolean deep, Consumer<String> progress)
-            throws Exception {
+    /**
+     * {@link #audit(String, List, String, boolean)} with the dead letters under {@code deadLetterPath}, telling {@code
+     * progress} how far it got on long audits.
+     */
+    public AuditReport audit(String root, String deadLetterPath, List<String> topics, String groupId, boolean deep,
+            Consumer<String> progress) throws Exception {
         ArchiveListing listing = lister.list(root);
+        RejectedRecords rejected = RejectedRecords.read(root, deadLetterPath);
         // Read after the listing: a position record is written before its files become visible, so it is never
         // older than them, and every listed record lies below the last stable offsets read now.
         Collection<PositionRecord> records = new PositionStore(root).read().all();
@@ -86,7 +97,7 @@ public final class ArchiveAuditor {
         Set<String> compacted = kafka.compacted(topics);
         progress.accept(String.format("Reading %d archive files under %s%s and the committed log of %d partitions of Kafka",
                 listing.committed().size(), root, deep ? " (every record)" : "", known.size()));
-        CommittedLogComparer comparer = new CommittedLogComparer(kafka, state, progress);
+        CommittedLogComparer comparer = new CommittedLogComparer(kafka, state, rejected, deep, progress);
         VerificationReport archive;
         try {
             archive = verifier.verify(root, listing, deep, comparer::submit);
@@ -95,7 +106,7 @@ public final class ArchiveAuditor {
             throw e;
         }
         Map<TopicPartition, LogComparison> comparisons = comparer.finish();
-        archive = withFilesCommittedWhileListed(root, listing, archive, comparisons, state, deep, progress);
+        archive = withFilesCommittedWhileListed(root, listing, archive, comparisons, state, rejected, deep, progress);
         List<TopicPartition> partitions = new ArrayList<>(known);
         for (PartitionReport p : archive.partitions().values()) {
             TopicPartition tp = new TopicPartition(p.topic(), p.partition());
@@ -114,13 +125,14 @@ public final class ArchiveAuditor {
             LogComparison c = comparisons.get(tp);
             if (c == null) {
                 // Kafka does not know the partition (topic deleted or not listed): nothing to compare with
-                audits.add(new PartitionAudit(tp.topic(), tp.partition(), p, null, new OffsetRuns(), ArchivedNotInLog.NONE, 0, -1, position));
+                audits.add(new PartitionAudit(tp.topic(), tp.partition(), p, null, new OffsetRuns(), ArchivedNotInLog.NONE, 0, -1, position,
+                        null));
                 continue;
             }
             ArchivedNotInLog notInLog = ArchivedNotInLog.classify(
                     c.notInLog(), c.runStarts(), inRawLog.getOrDefault(tp, new long[0]), k, compacted.contains(tp.topic()));
             audits.add(new PartitionAudit(tp.topic(), tp.partition(), p, k, c.missing(), notInLog, c.beforeLogStart(),
-                    c.firstUnarchived(), position));
+                    c.firstUnarchived(), position, c));
         }
         Instant staleBefore = Instant.now().minus(orphanAge);
         List<String> stale = new ArrayList<>();
@@ -155,8 +167,8 @@ public final class ArchiveAuditor {
      * Updates {@code comparisons}; returns the archive as read then.
      */
     private VerificationReport withFilesCommittedWhileListed(String root, ArchiveListing listing, VerificationReport archive,
-            Map<TopicPartition, LogComparison> comparisons, Map<TopicPartition, KafkaPartitionState> state, boolean deep,
-            Consumer<String> progress) throws Exception {
+            Map<TopicPartition, LogComparison> comparisons, Map<TopicPartition, KafkaPartitionState> state, RejectedRecords rejected,
+            boolean deep, Consumer<String> progress) throws Exception {
         Set<String> gapped = new HashSet<>();
         comparisons.forEach((tp, c) -> {
             if (!c.missing().isEmpty()) {
@@ -189,7 +201,7 @@ public final class ArchiveAuditor {
                 ofGrown.put(tp, k);
             }
         });
-        CommittedLogComparer again = new CommittedLogComparer(kafka, ofGrown, progress);
+        CommittedLogComparer again = new CommittedLogComparer(kafka, ofGrown, rejected, deep, progress);
         List<PartitionReport> reread = new ArrayList<>();
         try {
             verifier.read(root, later.committedOf(grown), deep, report -> {

@@ -70,13 +70,37 @@ public final class AuditReport {
         return partitions.stream().mapToLong(PartitionAudit::getArchivedNotInKafka).sum();
     }
 
+    /** Committed records dead-lettered instead of archived: accounted for, not missing. */
+    public long getDeadLettered() {
+        return partitions.stream().mapToLong(PartitionAudit::getDeadLettered).sum();
+    }
+
+    /** Committed records skipped (recorded in the skip log) instead of archived: accounted for, not missing. */
+    public long getSkipped() {
+        return partitions.stream().mapToLong(PartitionAudit::getSkipped).sum();
+    }
+
+    /** Archived records, duplicates included. */
+    public long getRecords() {
+        return partitions.stream().mapToLong(PartitionAudit::getRecords).sum();
+    }
+
+    /** Archived records whose content differs from Kafka's record at their offset (deep audits only). */
+    public long getContentMismatches() {
+        return partitions.stream().mapToLong(PartitionAudit::getContentMismatches).sum();
+    }
+
     public long getDuplicatedOffsets() {
         return partitions.stream().mapToLong(PartitionAudit::getDuplicatedOffsets).sum();
     }
 
-    /** True when the archive can be trusted: no gap, no duplicate, nothing a committed reader lacks, no orphan. */
+    /**
+     * True when the archive can be trusted: every committed record archived or rejected on purpose, no duplicate, nothing a
+     * committed reader lacks, no content that differs from Kafka's (deep), no orphan.
+     */
     public boolean isClean() {
         return getMissing() == 0 && getDuplicatedOffsets() == 0 && getArchivedNotInKafka() == 0 && getOffsetsBeyondPosition() == 0
+                && getContentMismatches() == 0
                 && leftovers.isEmpty() && staleUploads.isEmpty();
     }
 }

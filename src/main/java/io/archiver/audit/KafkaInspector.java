@@ -105,7 +105,12 @@ public final class KafkaInspector implements AutoCloseable {
 
     /** A scanner of the log as a reader of {@code isolation} sees it; the caller closes it. */
     LogScanner scanner(IsolationLevel isolation) {
-        return new LogScanner(client, isolation, FETCH_BYTES, TIMEOUT);
+        return scanner(isolation, false);
+    }
+
+    /** {@code withContents}: the visitor gets each record's key and value (views of the fetched bytes). */
+    LogScanner scanner(IsolationLevel isolation, boolean withContents) {
+        return new LogScanner(client, isolation, FETCH_BYTES, TIMEOUT, withContents);
     }
 
     @Override

@@ -2,7 +2,10 @@ package io.archiver.audit;
 
 import io.archiver.archive.OffsetRuns;
 import io.archiver.archive.PartitionReport;
+import io.archiver.archive.RejectedRecords;
+import io.archiver.record.RecordDigest;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,13 +24,15 @@ public final class PartitionAudit {
     private final long beforeLogStart;
     private final long firstUnarchived;
     private final long position;
+    /** The comparison with Kafka's committed log; null when Kafka does not know the partition. */
+    private final LogComparison comparison;
 
     /**
      * {@code archive} null when nothing is archived, {@code kafka} null when Kafka does not know the
      * partition; {@code firstUnarchived}: the first committed record after the archive, -1 if none.
      */
     PartitionAudit(String topic, int partition, PartitionReport archive, KafkaPartitionState kafka, OffsetRuns missing,
-            ArchivedNotInLog notInLog, long beforeLogStart, long firstUnarchived, long position) {
+            ArchivedNotInLog notInLog, long beforeLogStart, long firstUnarchived, long position, LogComparison comparison) {
         this.topic = topic;
         this.partition = partition;
         this.archive = archive;
@@ -37,6 +42,7 @@ public final class PartitionAudit {
         this.beforeLogStart = beforeLogStart;
         this.firstUnarchived = firstUnarchived;
         this.position = position;
+        this.comparison = comparison;
     }
 
     public String getTopic() {
@@ -81,6 +87,76 @@ public final class PartitionAudit {
 
     public OffsetRuns missing() {
         return missing;
+    }
+
+    /** Committed records written to the dead-letter place instead of the archive ({@code errors.policy: dead-letter}). */
+    public long getDeadLettered() {
+        return rejections(RejectedRecords.Kind.DEAD_LETTERED).count();
+    }
+
+    public List<long[]> getDeadLetteredRanges() {
+        return rejections(RejectedRecords.Kind.DEAD_LETTERED).offsets().runs();
+    }
+
+    /** Dead-lettered records per reason. */
+    public Map<String, Long> getDeadLetterReasons() {
+        return rejections(RejectedRecords.Kind.DEAD_LETTERED).reasons();
+    }
+
+    /** Committed records skipped and recorded in the skip log ({@code errors.policy: skip}). */
+    public long getSkipped() {
+        return rejections(RejectedRecords.Kind.SKIPPED).count();
+    }
+
+    public List<long[]> getSkippedRanges() {
+        return rejections(RejectedRecords.Kind.SKIPPED).offsets().runs();
+    }
+
+    /** Skipped records per reason. */
+    public Map<String, Long> getSkipReasons() {
+        return rejections(RejectedRecords.Kind.SKIPPED).reasons();
+    }
+
+    /** Records once dead-lettered or skipped that the archive holds now (re-archived): counted as archived. */
+    public long getRejectedSinceArchived() {
+        return comparison == null ? 0 : comparison.rejectedSinceArchived();
+    }
+
+    /** The partition's dead-lettered or skipped records. */
+    public Rejections rejections(RejectedRecords.Kind kind) {
+        return comparison == null ? new Rejections() : comparison.rejections().get(kind);
+    }
+
+    /** Archived records whose key, value, headers, timestamp or its type differ from Kafka's record at their offset (deep audits only). */
+    public long getContentMismatches() {
+        return comparison == null ? 0 : comparison.contentDiffers().count();
+    }
+
+    public List<long[]> getContentMismatchRanges() {
+        return comparison == null ? List.of() : comparison.contentDiffers().runs();
+    }
+
+    /** Of the content mismatches, how many differ in each field (a record may differ in several). */
+    public Map<String, Long> getContentMismatchFields() {
+        Map<String, Long> fields = new LinkedHashMap<>();
+        if (comparison != null) {
+            long[] counts = comparison.differingFields();
+            for (int f = 0; f < counts.length; f++) {
+                if (counts[f] > 0) {
+                    fields.put(RecordDigest.name(1 << f), counts[f]);
+                }
+            }
+        }
+        return fields;
+    }
+
+    /** The first few records whose content differs, each as its offset and fields ({@code 17 (value, headers)}). */
+    public List<String> getContentMismatchExamples() {
+        return comparison == null ? List.of() : comparison.differingExamples();
+    }
+
+    public OffsetRuns contentMismatches() {
+        return comparison == null ? new OffsetRuns() : comparison.contentDiffers();
     }
 
     /** Offsets archived more than once. */
@@ -182,6 +258,7 @@ public final class PartitionAudit {
     }
 
     public boolean isClean() {
-        return missing.isEmpty() && getDuplicatedOffsets() == 0 && notInLog.findings() == 0 && getOffsetsBeyondPosition() == 0;
+        return missing.isEmpty() && getDuplicatedOffsets() == 0 && notInLog.findings() == 0 && getOffsetsBeyondPosition() == 0
+                && getContentMismatches() == 0;
     }
 }

@@ -5,6 +5,8 @@ import io.archiver.audit.ArchivedNotInLog;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.audit.PartitionAudit;
+import io.archiver.audit.Rejections;
+import io.archiver.archive.RejectedRecords;
 import io.archiver.config.ArchiverConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -83,7 +85,7 @@ final class AuditCommand implements Callable<Integer> {
             PrintWriter err) throws Exception {
         List<String> topics = cfg.topics().isEmpty() ? kafka.topicsMatching(cfg.topicPattern().orElseThrow()) : cfg.topics();
         return new ArchiveAuditor(access.verifier(), kafka, orphanAge)
-                .audit(cfg.sinkPath(), topics, cfg.get(KAFKA_GROUP_ID), deep, line -> {
+                .audit(cfg.sinkPath(), cfg.deadLetterPath(), topics, cfg.get(KAFKA_GROUP_ID), deep, line -> {
                     err.println(line);
                     err.flush();
                 });
@@ -92,12 +94,13 @@ final class AuditCommand implements Callable<Integer> {
     static void printTable(PrintWriter out, AuditReport r) {
         out.printf("Audit of %s (%s)%n%n", r.getArchive(),
                 r.isDeep() ? "deep: every record read" : "fast: dense Parquet files checked by their footer");
-        out.printf("%-28s %6s %10s %10s %10s %8s %6s %8s %10s %10s %8s %10s %10s%n", "topic-partition", "files", "records",
-                "first", "last", "missing", "dup", "not-in-k", "log-start", "stable", "lag", "group", "resume");
+        out.printf("%-28s %6s %10s %10s %10s %8s %8s %8s %6s %8s %8s %10s %10s %8s %10s %10s%n", "topic-partition", "files", "records",
+                "first", "last", "missing", "dead-l", "skipped", "dup", "not-in-k", "differs", "log-start", "stable", "lag", "group", "resume");
         for (PartitionAudit p : r.getPartitions()) {
-            out.printf("%-28s %6d %10d %10d %10d %8d %6d %8d %10d %10d %8d %10d %10s%n",
+            out.printf("%-28s %6d %10d %10d %10d %8d %8d %8d %6d %8d %8s %10d %10d %8d %10d %10s%n",
                     p.getTopic() + "-" + p.getPartition(), p.getFiles(), p.getRecords(), p.getFirstOffset(), p.getLastOffset(),
-                    p.getMissing(), p.getDuplicatedOffsets(), p.getArchivedNotInKafka(), p.getLogStartOffset(),
+                    p.getMissing(), p.getDeadLettered(), p.getSkipped(), p.getDuplicatedOffsets(), p.getArchivedNotInKafka(),
+                    r.isDeep() ? String.valueOf(p.getContentMismatches()) : "-", p.getLogStartOffset(),
                     p.getLastStableOffset(), p.getLag(), p.getGroupOffset(),
                     p.getResumeOffset() < 0 ? "-" : String.valueOf(p.getResumeOffset()));
         }
@@ -106,6 +109,19 @@ final class AuditCommand implements Callable<Integer> {
             String tp = p.getTopic() + "-" + p.getPartition();
             if (p.getMissing() > 0) {
                 out.printf("Missing from %s: %d committed records Kafka holds, at %s%n", tp, p.getMissing(), p.missing().describe(EXAMPLES));
+            }
+            printRejections(out, tp, p.rejections(RejectedRecords.Kind.DEAD_LETTERED), "Dead-lettered",
+                    "not archived, kept whole in the dead-letter place");
+            printRejections(out, tp, p.rejections(RejectedRecords.Kind.SKIPPED), "Skipped", "not archived, their positions in the skip log");
+            if (p.getRejectedSinceArchived() > 0) {
+                out.printf("Re-archived, %s: %d records once dead-lettered or skipped are archived now (their dead letters are kept as"
+                        + " history)%n", tp, p.getRejectedSinceArchived());
+            }
+            if (p.getContentMismatches() > 0) {
+                out.printf("Content differs from Kafka, %s: %d archived records hold another key, value, headers or timestamp than Kafka's"
+                        + " record at their offset (%s), at %s%n", tp, p.getContentMismatches(), fields(p.getContentMismatchFields()),
+                        String.join(", ", p.getContentMismatchExamples())
+                                + (p.getContentMismatches() > p.getContentMismatchExamples().size() ? ", ..." : ""));
             }
             ArchivedNotInLog n = p.notInLog();
             if (n.aborted().count() > 0) {
@@ -144,14 +160,42 @@ final class AuditCommand implements Callable<Integer> {
         out.printf("Leftover temporary objects: %d%n", r.getLeftovers().size());
         r.getLeftovers().forEach(f -> out.println("  " + f));
         out.printf("In progress (younger than the orphan age): %d%n", r.getInProgressUploads());
-        if (r.isClean()) {
-            out.println("Verdict: CLEAN. Every record a read_committed consumer reads between the first and last archived offset of"
-                    + " each partition is archived exactly once, the archive holds nothing else, and nothing is left orphaned.");
-        } else {
-            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d archived but not in Kafka, %d beyond the position records,"
-                            + " %d orphaned uploads, %d leftover objects. Run `cleanup` for orphans; see docs/audit.md for the others.%n",
-                    r.getMissing(), r.getDuplicatedOffsets(), r.getArchivedNotInKafka(), r.getOffsetsBeyondPosition(),
-                    r.getOrphanedUploads().size(), r.getLeftovers().size());
+        if (r.getDeadLettered() + r.getSkipped() > 0) {
+            out.println("Dead-lettered and skipped records are accounted for, not missing. To archive them once their format or schema"
+                    + " is fixed: `repair --rearchive-rejected --apply` (docs/audit.md).");
         }
+        if (r.isClean()) {
+            out.printf("Verdict: CLEAN. Every record a read_committed consumer reads between the first and last archived or rejected"
+                    + " offset of each partition is archived exactly once (%d records) or was rejected by errors.policy (%d dead-lettered,"
+                    + " %d skipped), the archive holds nothing else%s, and nothing is left orphaned.%n",
+                    r.getRecords(), r.getDeadLettered(), r.getSkipped(),
+                    r.isDeep() ? ", every archived record's content equals Kafka's" : "");
+        } else {
+            out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d archived but not in Kafka, %d with content differing from Kafka,"
+                            + " %d beyond the position records, %d orphaned uploads, %d leftover objects (%d dead-lettered and %d skipped are"
+                            + " accounted for). Run `cleanup` for orphans; see docs/audit.md for the others.%n",
+                    r.getMissing(), r.getDuplicatedOffsets(), r.getArchivedNotInKafka(), r.getContentMismatches(),
+                    r.getOffsetsBeyondPosition(), r.getOrphanedUploads().size(), r.getLeftovers().size(), r.getDeadLettered(),
+                    r.getSkipped());
+        }
+    }
+
+    private static void printRejections(PrintWriter out, String tp, Rejections r, String kind, String where) {
+        if (r.count() > 0) {
+            out.printf("%s, %s: %d records (%s), at %s; reasons: %s%n", kind, tp, r.count(), where, r.offsets().describe(EXAMPLES),
+                    reasons(r.reasons()));
+        }
+    }
+
+    private static String reasons(Map<String, Long> reasons) {
+        StringBuilder s = new StringBuilder();
+        reasons.forEach((reason, n) -> s.append(s.length() == 0 ? "" : "; ").append(n).append(" × ").append(reason));
+        return s.toString();
+    }
+
+    private static String fields(Map<String, Long> fields) {
+        StringBuilder s = new StringBuilder();
+        fields.forEach((field, n) -> s.append(s.length() == 0 ? "" : ", ").append(field).append(" in ").append(n));
+        return s.toString();
     }
 }

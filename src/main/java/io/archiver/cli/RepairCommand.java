@@ -34,7 +34,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "repair", mixinStandardHelpOptions = true,
         description = "Archive the records audit finds missing (while Kafka holds them) and drop duplicated and aborted records,"
-                + " next to a running job (dry run unless --apply). Exit 0 clean, 1 findings remain, 2 could not repair.")
+                + " next to a running job (dry run unless --apply); dead-lettered and skipped records only with --rearchive-rejected."
+                + " Exit 0 clean, 1 findings remain, 2 could not repair.")
 final class RepairCommand implements Callable<Integer> {
 
     @Option(names = "--apply", description = "Really write and delete files (default: print the plan).")
@@ -42,6 +43,11 @@ final class RepairCommand implements Callable<Integer> {
 
     @Option(names = "--deep", description = "Audit by reading every archived record (default: Parquet files dense by their footer are not read).")
     boolean deep;
+
+    @Option(names = "--rearchive-rejected",
+            description = "Also archive the dead-lettered and skipped records (read from Kafka while it holds them) that are valid in the"
+                    + " configured formats now, once a schema or format option is fixed; the others stay where they are.")
+    boolean rearchiveRejected;
 
     @Mixin ConfigArgs config;
 
@@ -90,10 +96,11 @@ final class RepairCommand implements Callable<Integer> {
                     List<ArchiveFile> files = ArchiveScanner.committedFiles(cfg.sinkPath());
                     Map<String, Long> modified = new HashMap<>();
                     files.forEach(f -> modified.put(f.path().toString(), f.modificationTime()));
-                    RepairPlan plan = RepairPlan.of(before, listed, modified);
+                    RepairPlan plan = RepairPlan.of(before, listed, modified, rearchiveRejected);
                     plan.print(out);
                     if (plan.isEmpty()) {
-                        out.println("Nothing to repair: no missing, duplicated or aborted records.");
+                        out.println("Nothing to repair: no missing, duplicated or aborted records"
+                                + (rearchiveRejected ? ", nothing dead-lettered or skipped." : "."));
                         out.flush();
                         return before.isClean() ? 0 : AuditCommand.FINDINGS;
                     }
@@ -110,8 +117,9 @@ final class RepairCommand implements Callable<Integer> {
                     lease.close();
                 }
                 AuditReport after = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
-                out.printf("Audit after the repair: %s (%d missing, %d duplicated, %d archived but not in Kafka)%n",
-                        after.isClean() ? "CLEAN" : "FINDINGS", after.getMissing(), after.getDuplicatedOffsets(), after.getArchivedNotInKafka());
+                out.printf("Audit after the repair: %s (%d missing, %d duplicated, %d archived but not in Kafka; %d dead-lettered, %d skipped)%n",
+                        after.isClean() ? "CLEAN" : "FINDINGS", after.getMissing(), after.getDuplicatedOffsets(), after.getArchivedNotInKafka(),
+                        after.getDeadLettered(), after.getSkipped());
                 out.flush();
                 return after.isClean() ? 0 : AuditCommand.FINDINGS;
             }

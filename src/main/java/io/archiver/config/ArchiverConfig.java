@@ -130,8 +130,12 @@ public final class ArchiverConfig {
     }
 
     public String deadLetterPath() {
-        return getOptional(ERRORS_DEAD_LETTER_PATH)
-                .orElse(stripTrailingSlash(get(SINK_PATH)) + "/_dead-letter");
+        return getOptional(ERRORS_DEAD_LETTER_PATH).orElse(defaultDeadLetterPath(sinkPath()));
+    }
+
+    /** Where dead letters go unless {@code errors.dead-letter.path} says otherwise: {@code <sink.path>/_dead-letter}. */
+    public static String defaultDeadLetterPath(String sinkPath) {
+        return sinkPath + "/_dead-letter";
     }
 
     public String sinkPath() {

@@ -4,7 +4,7 @@ package io.archiver.config;
 public enum ErrorPolicy implements ConfigValue {
     /** fail the job, naming the record. */
     FAIL,
-    /** skip it, count it in the recordsSkipped metric and log its position. */
+    /** skip it, count it in the recordsSkipped metric, log its position and record it (position and reason) in the skip log. */
     SKIP,
     /** write it unchanged (as bytes) to errors.dead-letter.path. */
     DEAD_LETTER;

@@ -21,7 +21,7 @@ import static io.archiver.config.SourceOptions.RESUME_FROM_ARCHIVE;
 
 /**
  * The archiver's dataflow: Kafka source → archived-offset filter → record validator → archive sink (and, with
- * {@code errors.policy=dead-letter}, a dead-letter file sink). Every operator has a stable uid: savepoints
+ * {@code errors.policy=dead-letter}, a dead-letter file sink; with {@code skip}, the skip log's file sink). Every operator has a stable uid: savepoints
  * map state to operators by uid, so these strings are part of the upgrade contract and must never change.
  */
 public final class ArchiverJob {
@@ -31,6 +31,7 @@ public final class ArchiverJob {
     public static final String VALIDATOR_UID = "record-validator";
     public static final String SINK_UID = "archive-sink";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
+    public static final String SKIP_LOG_SINK_UID = "skip-log-sink";
 
     private ArchiverJob() {}
 
@@ -51,10 +52,15 @@ public final class ArchiverJob {
                         .name("Record validator");
         valid.sinkTo(ArchiveSinkFactory.archive(config, lease)).uid(SINK_UID).name("Archive sink");
         if (config.get(ERRORS_POLICY) == ErrorPolicy.DEAD_LETTER) {
-            valid.getSideOutput(RecordValidator.DEAD_LETTERS)
+            valid.getSideOutput(RecordValidator.REJECTED)
                     .sinkTo(ArchiveSinkFactory.deadLetter(config))
                     .uid(DEAD_LETTER_SINK_UID)
                     .name("Dead-letter sink");
+        } else if (config.get(ERRORS_POLICY) == ErrorPolicy.SKIP) {
+            valid.getSideOutput(RecordValidator.REJECTED)
+                    .sinkTo(ArchiveSinkFactory.skipLog(config))
+                    .uid(SKIP_LOG_SINK_UID)
+                    .name("Skip log");
         }
     }
 }

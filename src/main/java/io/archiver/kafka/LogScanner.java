@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 /**
  * Reads the offsets of many partitions' records in one sequential pass per partition, all partitions at once
  * on one consumer (a fetch serves every partition still being read), so an audit costs what reading the
- * records costs, whatever the number of holes. Keys and values are never copied out of the fetched buffers.
+ * records costs, whatever the number of holes. Keys and values are never copied out of the fetched buffers: a
+ * scanner {@code withContents} hands them to the visitor as views of those buffers, others not at all.
  * A {@code read_committed} scanner sees exactly what a committed reader sees; a {@code read_uncommitted} one
  * also sees the records of aborted and open transactions.
  */
@@ -39,6 +40,14 @@ public final class LogScanner implements AutoCloseable {
             record(tp, offset);
         }
 
+        /**
+         * {@link #record(TopicPartition, long, Headers)} with the whole record; of a scanner {@code withContents} its key
+         * and value are {@link ByteBuffer} views of the fetched bytes, valid during the call only (else null).
+         */
+        default void record(TopicPartition tp, ConsumerRecord<?, ?> record) {
+            record(tp, record.offset(), record.headers());
+        }
+
         /** The partition's pass is over; {@code firstBeyond} is the first record at or after {@code stopAt}, -1 if none before {@code end}. */
         void done(TopicPartition tp, long firstBeyond);
     }
@@ -52,6 +61,11 @@ public final class LogScanner implements AutoCloseable {
 
     /** {@code fetchBytes}: the most one fetch returns of a partition. */
     public LogScanner(Properties client, IsolationLevel isolation, int fetchBytes, Duration stallTimeout) {
+        this(client, isolation, fetchBytes, stallTimeout, false);
+    }
+
+    /** {@code withContents}: visitors get each record's key and value as views of the fetched bytes. */
+    public LogScanner(Properties client, IsolationLevel isolation, int fetchBytes, Duration stallTimeout, boolean withContents) {
         Properties props = new Properties();
         props.putAll(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
@@ -60,7 +74,9 @@ public final class LogScanner implements AutoCloseable {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20000");
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(fetchBytes));
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        this.consumer = new KafkaConsumer<>(props, new Skipping(), new Skipping());
+        this.consumer = withContents
+                ? new KafkaConsumer<>(props, new Viewing(), new Viewing())
+                : new KafkaConsumer<>(props, new Skipping(), new Skipping());
         this.stallTimeout = stallTimeout;
     }
 
@@ -96,7 +112,7 @@ public final class LogScanner implements AutoCloseable {
                 if (record.offset() >= r.stopAt()) {
                     finish(tp, record.offset(), active, visitor);
                 } else {
-                    visitor.record(tp, record.offset(), record.headers());
+                    visitor.record(tp, record);
                 }
             }
             read += polled;
@@ -144,6 +160,19 @@ public final class LogScanner implements AutoCloseable {
         @Override
         public Object deserialize(String topic, Headers headers, ByteBuffer data) {
             return null;
+        }
+    }
+
+    /** Keys and values as views of the fetched buffers, for visitors that digest them. */
+    private static final class Viewing implements Deserializer<Object> {
+        @Override
+        public Object deserialize(String topic, byte[] data) {
+            return data == null ? null : ByteBuffer.wrap(data);
+        }
+
+        @Override
+        public Object deserialize(String topic, Headers headers, ByteBuffer data) {
+            return data;
         }
     }
 }

@@ -17,16 +17,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lets through every record that can be written in the configured payload formats and handles the others
- * as {@code errors.policy} says: fail the job, skip and count, or route to the dead-letter output with the reason. Logs
- * the position of each rejected record, never its payload.
+ * as {@code errors.policy} says: fail the job, skip and count (the skip log gets its position and reason), or route to
+ * the dead-letter output with the reason. Both go to the {@link #REJECTED} side output, so that an audit accounts for
+ * every offset. Logs the position of each rejected record, never its payload.
  */
 public final class RecordValidator extends ProcessFunction<ArchiveRecord, ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(RecordValidator.class);
 
-    /** Side output of rejected records under {@link ErrorPolicy#DEAD_LETTER}, each a {@link DeadLetter} with its reason. */
-    public static final OutputTag<ArchiveRecord> DEAD_LETTERS =
+    /**
+     * Side output of rejected records, each a {@link DeadLetter} with its reason: whole under {@link ErrorPolicy#DEAD_LETTER},
+     * without payloads ({@link DeadLetter#skipped}) under {@link ErrorPolicy#SKIP}.
+     */
+    public static final OutputTag<ArchiveRecord> REJECTED =
             new OutputTag<>("dead-letters", TypeInformation.of(ArchiveRecord.class));
 
     private final PayloadFormats formats;
@@ -58,11 +62,12 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
             case SKIP:
                 skipped.inc();
                 LOG.warn("Skipped record {}: {} (errors.policy=skip).", record, problem);
+                ctx.output(REJECTED, DeadLetter.skipped(record, problem));
                 break;
             case DEAD_LETTER:
                 deadLettered.inc();
                 LOG.warn("Dead-lettered record {}: {}.", record, problem);
-                ctx.output(DEAD_LETTERS, new DeadLetter(record, problem));
+                ctx.output(REJECTED, new DeadLetter(record, problem));
                 break;
             default:
                 throw new InvalidRecordException(

@@ -1,9 +1,10 @@
 package io.archiver.record;
 
 /**
- * A record {@code errors.policy: dead-letter} rejected, with the reason: the dead-letter files hold the record as
+ * A record {@code errors.policy} rejected, with the reason. Under {@code dead-letter} the dead-letter files hold the record as
  * Kafka delivered it (its envelope, payloads as base64) and {@link EnvelopeFields#DEAD_LETTER_REASON}, the problem
- * the validator found (where in the record and what, never payload bytes). A record, so that it travels the
+ * the validator found (where in the record and what, never payload bytes); under {@code skip} the skip log holds its
+ * position and reason only ({@link #skipped}). A record, so that it travels the
  * archive's own file sink; equal to a record with the same envelope whatever its reason.
  */
 public class DeadLetter extends ArchiveRecord {
@@ -17,6 +18,16 @@ public class DeadLetter extends ArchiveRecord {
         super(record.getTopic(), record.getPartition(), record.getOffset(), record.getTimestamp(), record.getTimestampType(),
                 record.getKey(), record.getValue(), record.getHeaderKeys(), record.getHeaderValues());
         this.reason = reason;
+    }
+
+    /**
+     * The skip log's entry for a record {@code errors.policy: skip} rejected: its topic, partition, offset, timestamp and
+     * reason, never its key, value or headers.
+     */
+    public static DeadLetter skipped(ArchiveRecord record, String reason) {
+        ArchiveRecord position = new ArchiveRecord(record.getTopic(), record.getPartition(), record.getOffset(), record.getTimestamp(),
+                record.getTimestampType(), null, null, new String[0], new byte[0][]);
+        return new DeadLetter(position, reason);
     }
 
     public String getReason() {

@@ -1,7 +1,9 @@
 package io.archiver.repair;
 
 import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.RejectedRecords;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.ErrorPolicy;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.archive.ArchiveFileReader;
@@ -9,8 +11,11 @@ import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
+import io.archiver.pipeline.PayloadValidator;
 import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveFormats;
 import io.archiver.format.ArchiveFileFormat;
@@ -41,6 +46,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 
+import static io.archiver.config.RecordOptions.ERRORS_POLICY;
 import static io.archiver.config.SinkOptions.SINK_LAYOUT;
 import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
 import static io.archiver.config.SinkOptions.SINK_TIME_PARTITIONING;
@@ -50,8 +56,11 @@ import static io.archiver.config.SinkOptions.SINK_TIME_PARTITIONING;
  * writes offsets at or after its position, and everything repaired lies before it.
  *
  * <ul>
- *   <li>Missing records are read from Kafka as a committed reader reads them and written in new files, in the
- *       configured format, into the record-time folders the job would have put them in.
+ *   <li>Missing records are read from Kafka as a committed reader reads them, checked as the job checks them, and
+ *       written in new files, in the configured format, into the record-time folders the job would have put them in;
+ *       a record the formats cannot hold goes where {@code errors.policy} says, as in the job (the dead-letter place,
+ *       the skip log, or not at all under {@code fail}, reported). Dead-lettered or skipped records asked for are
+ *       archived the same way where they are valid now, and left where they are where they are not.
  *   <li>A file to rewrite is written anew without the records to drop, then the old file is deleted: a reader
  *       in between may see a record twice, never not at all. A file left with nothing is deleted. A file of the
  *       per-topic layout is rewritten once for all its partitions, as a file of that layout again (rows
@@ -68,15 +77,28 @@ public final class ArchiveRepairer {
     /** The format of files archived anew from Kafka; a rewritten file keeps its own. */
     private final ArchiveFileFormat format;
     private final PrintWriter log;
+    private final ErrorPolicy policy;
+    private PayloadValidator validator;
     private long written;
     private long dropped;
+    private long rejected;
+    private long unarchivable;
     private int files;
 
     public ArchiveRepairer(ArchiverConfig config, PrintWriter log) {
         this.config = config;
         this.reader = new ArchiveFileReader(PayloadFormats.of(config));
         this.format = ArchiveFormats.configured(config);
+        this.policy = config.get(ERRORS_POLICY);
         this.log = log;
+    }
+
+    /** What to do with a record read from Kafka that the configured formats cannot hold. */
+    private enum Purpose {
+        /** a missing record: where {@code errors.policy} says, as the job would have */
+        MISSING,
+        /** a dead-lettered or skipped record asked to be archived: left where it is */
+        REARCHIVE
     }
 
     /**
@@ -92,7 +114,11 @@ public final class ArchiveRepairer {
         Set<String> rewritten = new HashSet<>();
         for (Map.Entry<String, List<long[]>> e : plan.missing().entrySet()) {
             renew(lease);
-            archiveFromKafka(partition(e.getKey(), committed), e.getValue());
+            archiveFromKafka(partition(e.getKey()), e.getValue(), Purpose.MISSING);
+        }
+        for (Map.Entry<String, List<long[]>> e : plan.rejected().entrySet()) {
+            renew(lease);
+            archiveFromKafka(partition(e.getKey()), e.getValue(), Purpose.REARCHIVE);
         }
         Map<String, List<ArchiveFile>> byPath = new LinkedHashMap<>();
         committed.forEach(f -> byPath.computeIfAbsent(f.path().toString(), k -> new ArrayList<>()).add(f));
@@ -122,6 +148,13 @@ public final class ArchiveRepairer {
         }
         unlist(positions, records, rewritten);
         log.printf("Repaired: records archived from Kafka: %d, records dropped: %d, files written: %d%n", written, dropped, files);
+        if (rejected > 0) {
+            log.printf("Rejected again by errors.policy (%s): %d records the configured formats cannot hold%n", policy, rejected);
+        }
+        if (unarchivable > 0) {
+            log.printf("Not archived: %d missing records the configured formats cannot hold (errors.policy is fail): fix the record"
+                    + " format options, or set errors.policy to skip or dead-letter, and repair again%n", unarchivable);
+        }
         log.flush();
     }
 
@@ -154,20 +187,18 @@ public final class ArchiveRepairer {
         }
     }
 
-    private static TopicPartition partition(String id, List<ArchiveFile> committed) {
-        for (ArchiveFile f : committed) {
-            if ((f.topic() + "-" + f.partition()).equals(id)) {
-                return new TopicPartition(f.topic(), f.partition());
-            }
-        }
-        throw new IllegalStateException("No archived file of " + id);
+    /** The partition of a {@code topic-partition} id (topic names may hold dashes; the partition follows the last). */
+    private static TopicPartition partition(String id) {
+        int dash = id.lastIndexOf('-');
+        return new TopicPartition(id.substring(0, dash), Integer.parseInt(id.substring(dash + 1)));
     }
 
     /**
      * Reads the runs' committed records from Kafka and writes them into their record-time folders (in the
-     * per-topic layout, a new file per time folder holding this partition's records).
+     * per-topic layout, a new file per time folder holding this partition's records); those the configured formats
+     * cannot hold go as {@code purpose} says.
      */
-    private void archiveFromKafka(TopicPartition tp, List<long[]> runs) throws IOException {
+    private void archiveFromKafka(TopicPartition tp, List<long[]> runs, Purpose purpose) throws IOException {
         Properties props = config.kafkaClientProperties();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -175,6 +206,7 @@ public final class ArchiveRepairer {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         TimePartitioning time = config.get(SINK_TIME_PARTITIONING);
         Map<String, NewFile> byFolder = new HashMap<>();
+        Map<String, NewFile> rejectedFiles = new HashMap<>();
         ArchiveRecordDeserializer deserializer = new ArchiveRecordDeserializer();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(tp));
@@ -190,6 +222,11 @@ public final class ArchiveRepairer {
                         deserializer.deserialize(r, new Collector<>() {
                             @Override
                             public void collect(ArchiveRecord record) {
+                                String problem = problem(record);
+                                if (problem != null) {
+                                    reject(record, problem, purpose, rejectedFiles);
+                                    return;
+                                }
                                 String folder = config.sinkPath() + "/"
                                         + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, config.get(SINK_LAYOUT));
                                 write(byFolder.computeIfAbsent(folder, f -> new NewFile(f, format, config.get(SINK_LAYOUT))), record);
@@ -214,6 +251,50 @@ public final class ArchiveRepairer {
             written += f.records;
             log.printf("Archived %d records of %s from Kafka in %s%n", f.records, tp, f.target);
         }
+        for (NewFile f : rejectedFiles.values()) {
+            f.close();
+            log.printf("Wrote %d records of %s the configured formats cannot hold to %s (errors.policy: %s)%n", f.records, tp, f.target,
+                    policy);
+        }
+    }
+
+    /** Why the configured formats cannot hold the record, as the job's validator says; null when they can. */
+    private String problem(ArchiveRecord record) {
+        try {
+            if (validator == null) {
+                validator = new PayloadValidator(PayloadFormats.of(config));
+            }
+            return validator.problem(record);
+        } catch (RegistryUnavailableException e) {
+            throw new UncheckedIOException(new IOException("Cannot check " + record + ": " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * A record the configured formats cannot hold: a dead-lettered or skipped one stays where it is; a missing one goes
+     * where {@code errors.policy} says (a new file of the dead-letter place or the skip log, or not at all under fail).
+     */
+    private void reject(ArchiveRecord record, String problem, Purpose purpose, Map<String, NewFile> rejectedFiles) {
+        if (purpose == Purpose.REARCHIVE) {
+            log.printf("Still rejected: %s: %s%n", record, problem);
+            rejected++;
+            return;
+        }
+        String place = switch (policy) {
+            case DEAD_LETTER -> config.deadLetterPath();
+            case SKIP -> RejectedRecords.skipLogPath(config.sinkPath());
+            case FAIL -> null;
+        };
+        if (place == null) {
+            log.printf("Cannot archive %s: %s%n", record, problem);
+            unarchivable++;
+            return;
+        }
+        String folder = place + "/" + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(),
+                TimePartitioning.NONE, SinkLayout.PER_PARTITION);
+        DeadLetter entry = policy == ErrorPolicy.SKIP ? DeadLetter.skipped(record, problem) : new DeadLetter(record, problem);
+        write(rejectedFiles.computeIfAbsent(folder, f -> new NewFile(f, RejectedRecords.writer(), RejectedRecords.suffix())), entry);
+        rejected++;
     }
 
     /** Whether the file may hold an offset of the runs of its partition (by its footer statistics, when it has them). */
@@ -301,8 +382,12 @@ public final class ArchiveRepairer {
         private int records;
 
         NewFile(String folder, ArchiveFileFormat format, SinkLayout layout) {
-            this.factory = format.writer(config, layout);
-            String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + format.suffix(config);
+            this(folder, format.writer(config, layout), format.suffix(config));
+        }
+
+        NewFile(String folder, BulkWriter.Factory<ArchiveRecord> factory, String suffix) {
+            this.factory = factory;
+            String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + suffix;
             this.target = new Path(folder, name);
             this.hidden = new Path(folder, "." + name + ".inprogress");
         }

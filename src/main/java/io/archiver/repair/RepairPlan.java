@@ -8,6 +8,7 @@ import org.apache.flink.core.fs.Path;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,9 @@ import java.util.TreeMap;
 public final class RepairPlan {
 
     private final Map<String, List<long[]>> missing = new TreeMap<>();
+    /** Runs of dead-lettered or skipped records to archive from Kafka where they are valid now ({@code --rearchive-rejected}). */
+    private final Map<String, List<long[]>> rejected = new TreeMap<>();
+    private final List<String> rejectedLeft = new ArrayList<>();
     private final Map<String, Map<Integer, Map<Long, Integer>>> drops = new TreeMap<>();
     /** Runs of archived offsets no committed reader sees, per partition: dropped from whichever files hold them. */
     private final Map<String, List<long[]>> notInKafka = new TreeMap<>();
@@ -37,11 +41,30 @@ public final class RepairPlan {
      * {@code modified}: each archive file's modification time.
      */
     public static RepairPlan of(AuditReport audit, Set<String> listedFiles, Map<String, Long> modified) {
+        return of(audit, listedFiles, modified, false);
+    }
+
+    /**
+     * {@link #of(AuditReport, Set, Map)}; with {@code rearchiveRejected} the dead-lettered and skipped records too are read
+     * from Kafka and archived where they are valid in the configured formats now (once a schema or format is fixed).
+     */
+    public static RepairPlan of(AuditReport audit, Set<String> listedFiles, Map<String, Long> modified, boolean rearchiveRejected) {
         RepairPlan plan = new RepairPlan();
         for (PartitionAudit p : audit.getPartitions()) {
             String tp = p.getTopic() + "-" + p.getPartition();
             if (p.getMissing() > 0) {
                 plan.missing.put(tp, p.getMissingRanges());
+            }
+            if (p.getDeadLettered() + p.getSkipped() > 0) {
+                if (rearchiveRejected) {
+                    List<long[]> runs = new ArrayList<>(p.getDeadLetteredRanges());
+                    runs.addAll(p.getSkippedRanges());
+                    runs.sort(Comparator.comparingLong(r -> r[0]));
+                    plan.rejected.put(tp, runs);
+                } else {
+                    plan.rejectedLeft.add(tp + ": " + p.getDeadLettered() + " dead-lettered and " + p.getSkipped() + " skipped records are"
+                            + " not missing (errors.policy rejected them); --rearchive-rejected archives those valid in the formats now");
+                }
             }
             if (p.getOpenTransactionRecords() > 0) {
                 plan.openTransactions.add(tp + ": " + p.getOpenTransactionRecords() + " archived records of transactions still open"
@@ -91,6 +114,11 @@ public final class RepairPlan {
         return Collections.unmodifiableMap(missing);
     }
 
+    /** Runs {@code [first, last]} of dead-lettered or skipped records to archive from Kafka where valid now, per {@code topic-partition}. */
+    public Map<String, List<long[]>> rejected() {
+        return Collections.unmodifiableMap(rejected);
+    }
+
     /** Per file and partition, the copies of duplicated offsets to drop. */
     public Map<String, Map<Integer, Map<Long, Integer>>> duplicateDrops() {
         return Collections.unmodifiableMap(drops);
@@ -105,15 +133,18 @@ public final class RepairPlan {
     public List<String> leftAlone() {
         List<String> out = new ArrayList<>(held);
         out.addAll(openTransactions);
+        out.addAll(rejectedLeft);
         return out;
     }
 
     public boolean isEmpty() {
-        return missing.isEmpty() && drops.isEmpty() && notInKafka.isEmpty();
+        return missing.isEmpty() && rejected.isEmpty() && drops.isEmpty() && notInKafka.isEmpty();
     }
 
     public void print(PrintWriter out) {
         missing.forEach((tp, runs) -> out.printf("Archive from Kafka, %s: the missing records at %s%n", tp, runs(runs)));
+        rejected.forEach((tp, runs) -> out.printf("Archive from Kafka where valid now, %s: the dead-lettered or skipped records at %s%n",
+                tp, runs(runs)));
         drops.forEach((file, partitions) -> out.printf("Drop from %s: the extra copies of duplicated offsets (%d)%n", file,
                 partitions.values().stream().mapToInt(Map::size).sum()));
         notInKafka.forEach((tp, runs) -> out.printf("Drop from the files of %s: archived records no committed reader sees (%s)%n", tp, runs(runs)));

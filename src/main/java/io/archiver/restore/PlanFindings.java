@@ -50,7 +50,7 @@ public final class PlanFindings {
         if (!inKafka.isEmpty()) {
             try (KafkaInspector kafka = new KafkaInspector(config.kafkaClientProperties())) {
                 AuditReport report = new ArchiveAuditor(new ArchiveVerifier(formats, IncompleteUploads.NONE), kafka, Duration.ofDays(1))
-                        .audit(config.sinkPath(), inKafka, config.get(KAFKA_GROUP_ID), false, line -> {});
+                        .audit(config.sinkPath(), config.deadLetterPath(), inKafka, config.get(KAFKA_GROUP_ID), false, line -> {});
                 report.getPartitions().forEach(p -> audited.put(new TopicPartition(p.getTopic(), p.getPartition()), p));
             }
         }

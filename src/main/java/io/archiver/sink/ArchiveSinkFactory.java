@@ -2,19 +2,16 @@ package io.archiver.sink;
 
 import io.archiver.capture.CaptureSettings;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.config.JsonCompression;
 import io.archiver.config.Mode;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.archive.ArchiveFormats;
+import io.archiver.archive.RejectedRecords;
 import io.archiver.format.ArchiveFileFormat;
-import io.archiver.format.jsonl.JsonLinesFormat;
-import io.archiver.format.jsonl.JsonLinesWriterFactory;
 import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
-import io.archiver.record.PayloadFormats;
 import io.archiver.sink.files.ArchiveBucketAssigner;
 import io.archiver.sink.files.ArchiveRollingPolicy;
 import io.archiver.sink.files.FileSinkInContext;
@@ -65,10 +62,18 @@ public final class ArchiveSinkFactory {
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */
     public static FileSinkInContext<ArchiveRecord> deadLetter(ArchiverConfig config) {
+        return rejected(config, config.deadLetterPath());
+    }
+
+    /** The skip log's sink: the position and reason of each record {@code errors.policy: skip} rejected, as JSON Lines. */
+    public static FileSinkInContext<ArchiveRecord> skipLog(ArchiverConfig config) {
+        return rejected(config, RejectedRecords.skipLogPath(config.sinkPath()));
+    }
+
+    private static FileSinkInContext<ArchiveRecord> rejected(ArchiverConfig config, String path) {
         return build(
-                config, config.deadLetterPath(), new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0),
-                new ArchiveBucketAssigner(TimePartitioning.NONE, SinkLayout.PER_PARTITION), rolling(config),
-                JsonLinesFormat.suffix(JsonCompression.NONE));
+                config, path, RejectedRecords.writer(), new ArchiveBucketAssigner(TimePartitioning.NONE, SinkLayout.PER_PARTITION),
+                rolling(config), RejectedRecords.suffix());
     }
 
     private static ArchiveRollingPolicy rolling(ArchiverConfig config) {

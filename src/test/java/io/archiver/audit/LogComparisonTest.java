@@ -1,6 +1,11 @@
 package io.archiver.audit;
 
+import io.archiver.archive.PartitionReport;
+import io.archiver.archive.RejectedRecords;
+
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,5 +94,55 @@ class LogComparisonTest {
         assertThat(n.compacted()).isEqualTo(2);
         assertThat(n.aborted().count()).isEqualTo(1);
         assertThat(n.findings()).isEqualTo(1);
+    }
+
+    @Test
+    void rejectedRecordsAreAccountedForApartFromMissingOnesByKindAndReason() {
+        RejectedRecords.OfPartition rejected = RejectedRecords.OfPartition.of(new long[] {1, 2, 11},
+                new RejectedRecords.Kind[] {RejectedRecords.Kind.DEAD_LETTERED, RejectedRecords.Kind.DEAD_LETTERED, RejectedRecords.Kind.SKIPPED},
+                new String[] {"no magic byte", "no magic byte", "unknown schema id 7"});
+        LogComparison c = new LogComparison(new long[] {0, 4, 10}, null, rejected, 0);
+        for (long offset : new long[] {0, 1, 2, 3, 4, 10, 11}) {
+            c.committed(offset);
+        }
+        c.end(12);
+
+        assertThat(c.missing().runs()).containsExactly(new long[] {3, 3});
+        Rejections dead = c.rejections().get(RejectedRecords.Kind.DEAD_LETTERED);
+        assertThat(dead.offsets().runs()).containsExactly(new long[] {1, 2});
+        assertThat(dead.reasons()).containsExactly(Map.entry("no magic byte", 2L));
+        assertThat(c.rejections().get(RejectedRecords.Kind.SKIPPED).offsets().runs()).containsExactly(new long[] {11, 11});
+        assertThat(c.firstUnarchived()).isEqualTo(12);
+    }
+
+    @Test
+    void aRejectedRecordArchivedSinceCountsAsArchived() {
+        RejectedRecords.OfPartition rejected = RejectedRecords.OfPartition.of(new long[] {1},
+                new RejectedRecords.Kind[] {RejectedRecords.Kind.DEAD_LETTERED}, new String[] {"bad"});
+        LogComparison c = new LogComparison(new long[] {0, 1, 2}, null, rejected, 0);
+        for (long offset : new long[] {0, 1, 2}) {
+            c.committed(offset);
+        }
+        c.end(-1);
+        assertThat(c.rejections().get(RejectedRecords.Kind.DEAD_LETTERED).count()).isZero();
+        assertThat(c.rejectedSinceArchived()).isEqualTo(1);
+        assertThat(c.missing().count()).isZero();
+    }
+
+    @Test
+    void contentThatDiffersIsReportedWithItsFieldsWhereDigestsAreCompared() {
+        long[] words = {10, 20, 30, 40};
+        long[] timestamps = {1, 2, 3, 4};
+        LogComparison c = new LogComparison(new long[] {0, 1, 2, 3}, new PartitionReport.Digests(words, timestamps),
+                RejectedRecords.OfPartition.NONE, 0);
+        c.committed(0, 10, 1);
+        c.committed(1, 20 ^ (1L << 30), 2);
+        c.committed(2, 30, 9);
+        c.committed(3, 40, 4);
+        c.end(-1);
+
+        assertThat(c.contentDiffers().runs()).containsExactly(new long[] {1, 2});
+        assertThat(c.differingExamples()).containsExactly("1 (value)", "2 (timestamp)");
+        assertThat(c.differingFields()).containsExactly(0, 1, 0, 1, 0);
     }
 }
