@@ -30,7 +30,7 @@ public final class RecordOptions {
                     .enumType(ErrorPolicy.class)
                     .defaultValue(ErrorPolicy.FAIL)
                     .withDescription(
-                            "A record whose key, value or header is not valid in its configured format (invalid UTF-8 or JSON; a payload of a format decoded with the Schema Registry not in the wire format, with a schema id the registry does not have or will not give, or bytes that do not decode with its schema). skip counts it and records its topic, partition, offset and reason (never its payload) in <sink.path>/_archiver/skipped; dead-letter writes it whole to errors.dead-letter.path. audit counts both kinds apart from missing records. A registry that is down is not bad input: see schema-registry.retry.timeout.");
+                            "What happens to a record whose key, value or header is not valid in its configured format (invalid UTF-8 or JSON; a payload of a format decoded with the Schema Registry not in the wire format, with a schema id the registry does not have or will not give, or bytes that do not decode with its schema): fail stops the job; skip counts it and records its topic, partition, offset and reason, never its payload, in <sink.path>/_archiver/skipped; dead-letter writes it whole to errors.dead-letter.path. audit counts skipped and dead-lettered records apart from missing ones. A registry that is down is not bad input: see schema-registry.retry.timeout.");
 
     public static final ConfigOption<String> ERRORS_DEAD_LETTER_PATH =
             key("errors.dead-letter.path")

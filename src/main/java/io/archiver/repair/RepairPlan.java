@@ -57,10 +57,7 @@ public final class RepairPlan {
             }
             if (p.getDeadLettered() + p.getSkipped() > 0) {
                 if (rearchiveRejected) {
-                    List<long[]> runs = new ArrayList<>(p.getDeadLetteredRanges());
-                    runs.addAll(p.getSkippedRanges());
-                    runs.sort(Comparator.comparingLong(r -> r[0]));
-                    plan.rejected.put(tp, runs);
+                    plan.rearchive(tp, p);
                 } else {
                     plan.rejectedLeft.add(tp + ": " + p.getDeadLettered() + " dead-lettered and " + p.getSkipped() + " skipped records are"
                             + " not missing (errors.policy rejected them); --rearchive-rejected archives those valid in the formats now");
@@ -78,6 +75,31 @@ public final class RepairPlan {
             }
         }
         return plan;
+    }
+
+    /**
+     * The partition's dead-lettered and skipped records to archive: those below its position record's next offset. A start
+     * without state resumes there, reading later ones again (now valid, it would archive them a second time); they wait
+     * until the job archives a later record of the partition.
+     */
+    private void rearchive(String tp, PartitionAudit p) {
+        List<long[]> all = new ArrayList<>(p.getDeadLetteredRanges());
+        all.addAll(p.getSkippedRanges());
+        all.sort(Comparator.comparingLong(r -> r[0]));
+        long position = p.getResumeOffset() < 0 ? Long.MAX_VALUE : p.getResumeOffset();
+        List<long[]> below = new ArrayList<>();
+        for (long[] run : all) {
+            if (run[0] < position) {
+                below.add(new long[] {run[0], Math.min(run[1], position - 1)});
+            }
+        }
+        if (!below.isEmpty()) {
+            rejected.put(tp, below);
+        }
+        if (all.get(all.size() - 1)[1] >= position) {
+            rejectedLeft.add(tp + ": rejected records at or after offset " + position + ", the partition's position record: a start"
+                    + " without state would read them again; re-archive them once the job has archived a later record");
+        }
     }
 
     private void dropDuplicates(int partition, long offset, List<String> files, Set<String> listed, Map<String, Long> modified) {

@@ -204,6 +204,41 @@ class AuditITCase {
     }
 
     /**
+     * A file whose records keep their offsets but not their content (one value byte, one header value, one timestamp
+     * changed, as a writer bug or a corrupted object would) passes every offset check: only a deep audit, which compares
+     * each record with Kafka's, finds it, naming the offsets and fields.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"parquet", "jsonl"})
+    void alteredContentIsFoundByTheDeepAuditAloneWithItsFields(String format) throws Exception {
+        ArchiverConfig config = backfill("audit-altered-" + format, 2_000, Map.of("sink.format", format));
+        ArchiveFile victim = ArchiveScanner.committedFiles(config.sinkPath()).stream().filter(f -> f.partition() == 1).findFirst().orElseThrow();
+        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
+        List<io.archiver.record.ArchiveRecord> records = reader.readAll(victim.path());
+        List<io.archiver.record.ArchiveRecord> withHeaders = records.stream().filter(r -> r.getHeaderKeys().length > 0 && r.getValue() != null
+                && r.getHeaderValues()[0] != null).toList();
+        io.archiver.record.ArchiveRecord value = withHeaders.get(0);
+        io.archiver.record.ArchiveRecord header = withHeaders.get(2);
+        io.archiver.record.ArchiveRecord timestamp = withHeaders.get(4);
+        value.getValue()[3] ^= 0x01;
+        header.getHeaderValues()[0][0] ^= 0x01;
+        timestamp.setTimestamp(timestamp.getTimestamp() + 1);
+        ArchiveDamage.rewrite(config, victim.path(), records);
+
+        Cli.Result fast = Cli.run(config, "audit");
+        assertThat(fast.code()).as(fast.out()).isZero();
+        Cli.Result deep = Cli.run(config, "audit", "--deep");
+        assertThat(deep.code()).as(deep.out()).isEqualTo(1);
+        assertThat(deep.out()).contains("Content differs from Kafka, " + topic(config) + "-1: 3 archived records")
+                .contains(value.getOffset() + " (value)").contains(header.getOffset() + " (headers)")
+                .contains(timestamp.getOffset() + " (timestamp)")
+                .contains("0 missing, 0 duplicated, 0 archived but not in Kafka, 3 with content differing from Kafka");
+        Cli.Result json = Cli.run(config, "audit", "--deep", "--json");
+        assertThat(json.out()).contains("\"contentMismatches\" : 3").contains("\"value\" : 1").contains("\"headers\" : 1")
+                .contains("\"timestamp\" : 1");
+    }
+
+    /**
      * S3 lists page by page: a file committed while the archive is listed can be missed while a later commit's file is
      * seen. Emulated by a first listing without a middle file that is there again for the next one.
      */

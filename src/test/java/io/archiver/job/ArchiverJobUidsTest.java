@@ -43,6 +43,15 @@ class ArchiverJobUidsTest {
                 .containsKey("archive-sink");
     }
 
+    @Test
+    void skipLogSinkHasItsOwnStableUid() {
+        Map<String, String> settings = new java.util.HashMap<>(SETTINGS);
+        settings.put("errors.policy", "skip");
+        assertThat(uidsAndNames(settings))
+                .containsEntry("skip-log-sink", "Skip log: Writer")
+                .doesNotContainKey("dead-letter-sink");
+    }
+
     private static Map<String, String> uidsAndNames(Map<String, String> settings) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         ArchiverJob.build(env, ArchiverConfig.of(settings), new ArchiveLease("s3://bucket/archive", "run", "uids", Duration.ofMinutes(1)));

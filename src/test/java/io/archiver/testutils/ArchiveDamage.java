@@ -2,8 +2,14 @@ package io.archiver.testutils;
 
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
+import io.archiver.archive.ArchiveFormats;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
+import io.archiver.format.ArchiveFileFormat;
+import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
+import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
@@ -19,7 +25,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Damages an archive as operators and tools do: a file deleted, a file copied. */
+/** Damages an archive as operators, tools and faults do: a file deleted, a file copied, a file's content altered. */
 public final class ArchiveDamage {
 
     private ArchiveDamage() {}
@@ -57,6 +63,19 @@ public final class ArchiveDamage {
         FileSystem fs = from.getFileSystem();
         try (FSDataInputStream in = fs.open(from); FSDataOutputStream out = fs.create(to, FileSystem.WriteMode.NO_OVERWRITE)) {
             in.transferTo(out);
+        }
+    }
+
+    /** Writes {@code records} over {@code file}, in its own format, as the configuration writes that format (a corrupted object). */
+    public static void rewrite(ArchiverConfig config, Path file, List<ArchiveRecord> records) throws Exception {
+        ArchiveFileFormat format = ArchiveFormats.ofFile(file.getName()).orElseThrow();
+        FileSystem fs = file.getFileSystem();
+        try (FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.OVERWRITE)) {
+            BulkWriter<ArchiveRecord> writer = format.writer(config, SinkLayout.PER_PARTITION).create(out);
+            for (ArchiveRecord r : records) {
+                writer.addElement(r);
+            }
+            writer.finish();
         }
     }
 }
