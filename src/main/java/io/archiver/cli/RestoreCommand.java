@@ -82,6 +82,11 @@ final class RestoreCommand implements Callable<Integer> {
             + "this restore (same --topics, --rename, --until) began. Exit code 1 when a record differs, is missing or extra.")
     boolean verify;
 
+    @Option(names = "--allow-stale-latest", description = "With a changed selection, write newly selected records of a key after newer"
+            + " ones earlier runs wrote into a compacted target, although compaction then keeps the older value as the key's latest"
+            + " (refused by default).")
+    boolean allowStaleLatest;
+
     @Option(names = "--dry-run", description = "Print per partition the files, offsets, records and bytes it would write, and where "
             + "each consumer group would resume; write nothing.")
     boolean dryRun;
@@ -130,7 +135,7 @@ final class RestoreCommand implements Callable<Integer> {
                 "Note: '%s' is restored under its own name. If an archiver job archives it into %s, stop that job before the restore and "
                         + "archive the restored topic under a new sink.path afterwards: restored records get new offsets, and this "
                         + "archive's positions name the old ones.%n", t, cfg.sinkPath()));
-        RestoreJob.build(env, cfg, plan, selection, createTopics, out);
+        RestoreJob.build(env, cfg, plan, selection, createTopics, allowStaleLatest, out);
         String name = cfg.get(JOB_NAME) + " restore";
         if (local) {
             JobClient job = env.executeAsync(name);

@@ -74,10 +74,21 @@ public final class RestoreJob {
      */
     public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection,
             boolean createTopics, PrintWriter out) throws Exception {
+        build(env, config, plan, selection, createTopics, false, out);
+    }
+
+    /**
+     * {@link #build(StreamExecutionEnvironment, ArchiverConfig, RestorePlan, RestoreSelection, boolean, PrintWriter)}; with
+     * {@code allowStaleLatest} a changed selection may write a key's older records after newer ones on a compacted target
+     * ({@link CompactedTargetOrder}), else such a run is refused.
+     */
+    public static void build(StreamExecutionEnvironment env, ArchiverConfig config, RestorePlan plan, RestoreSelection selection,
+            boolean createTopics, boolean allowStaleLatest, PrintWriter out) throws Exception {
         Map<String, Integer> targetPartitions = checkTargets(config, plan, selection, createTopics, out);
         String restoreId = transactionalIdPrefix(config, selection);
         int transactionTimeoutMs = transactionTimeoutMs(config, out);
         RestoreProgress progress = RestoreProgress.forWriting(config, plan, selection, out);
+        CompactedTargetOrder.check(config, plan, selection, progress, allowStaleLatest, out);
         List<RestoreSplit> partitions = new ArrayList<>();
         plan.partitions().forEach((tp, planned) -> partitions.add(RestoreSplit.unread(tp.toString(),
                 RestorePlan.readUnits(planned).stream().map(UnitRecords::paths).toList())));

@@ -1,6 +1,7 @@
 package io.archiver.registry;
 
 import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveScanner;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
@@ -11,6 +12,7 @@ import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
@@ -241,6 +243,29 @@ class SchemaRegistryITCase {
             }
         }
         assertThat(rows).isEqualTo(600);
+
+        // a record of an Avro file altered (a valid payload of the same schema, another customer): the file holds only its
+        // typed columns, from which a deep audit rebuilds the payload and finds it unlike Kafka's; nothing else does
+        ArchiveFile file = ArchiveScanner.committedFiles(config.sinkPath()).stream().filter(f -> {
+            try {
+                return new ArchiveFileReader(PayloadFormats.of(config)).readAll(f.path()).stream().anyMatch(r -> schemaId(r) == avroId);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).findFirst().orElseThrow();
+        List<ArchiveRecord> records = new ArchiveFileReader(PayloadFormats.of(config)).readAll(file.path());
+        ArchiveRecord altered = records.stream().filter(r -> schemaId(r) == avroId).findFirst().orElseThrow();
+        GenericRecord other = new GenericData.Record(avro);
+        other.put("id", altered.getOffset());
+        other.put("customer", "someone else");
+        other.put("tags", List.of("t0"));
+        altered.setValue(RegistryPayloads.encode(avroId, avro, other));
+        ArchiveDamage.rewrite(config, file.path(), records);
+        assertThat(Cli.run(config, "audit").code()).as("the fast audit checks offsets only").isZero();
+        Cli.Result deep = Cli.run(config, "audit", "--deep");
+        assertThat(deep.code()).as(deep.out()).isEqualTo(1);
+        assertThat(deep.out()).contains("Content differs from Kafka, " + topic + "-" + altered.getPartition() + ": 1 archived records")
+                .contains(altered.getOffset() + " (value)");
     }
 
     @Test
@@ -534,6 +559,10 @@ class SchemaRegistryITCase {
             }
         }
         return rows;
+    }
+
+    private static int schemaId(ArchiveRecord r) {
+        return r.getValue() == null || r.getValue().length < 5 ? -1 : java.nio.ByteBuffer.wrap(r.getValue(), 1, 4).getInt();
     }
 
     private static byte[] wire(int id, String json) {

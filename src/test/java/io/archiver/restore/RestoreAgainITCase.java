@@ -221,6 +221,77 @@ class RestoreAgainITCase {
         assertThat(verified.out()).contains("(" + records.size() + " records)");
     }
 
+    /**
+     * A later {@code --until} on timestamps out of offset order writes a key's older records after newer ones the first run
+     * wrote: on a compacted target that leaves the older value as the key's latest, so the run is refused, naming how many
+     * keys and the flag; with the flag it writes them, and each such key's last record in the target is not its newest.
+     */
+    @Test
+    void aChangedSelectionThatWouldLeaveAnOlderValueAsAKeysLatestOnACompactedTargetIsRefusedUnlessAllowed() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("restore-stale-latest");
+        stack.kafka().createTopic(topic, 2);
+        List<ArchiveRecord> records = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            for (int i = 0; i < 600; i++) {
+                ArchiveRecord r = TestRecords.record(topic, i % 2, i, TestRecords.Timestamps.OUT_OF_ORDER);
+                r.setKey(("key-" + i % 40).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                r.setOffset(producer.send(TestRecords.toProducerRecord(r)).get().offset());
+                records.add(r);
+            }
+        }
+        RestoreITCase.Archived archived = RestoreITCase.archiveTopic(topic, records, Map.of());
+        String target = topic + "-t";
+        String rename = topic + "=" + target;
+        createCompacted(target, 2);
+        long[] stamps = records.stream().mapToLong(ArchiveRecord::getTimestamp).sorted().toArray();
+        Instant until = Instant.ofEpochMilli(stamps[stamps.length / 2]);
+        String later = Instant.ofEpochMilli(stamps[stamps.length - 1]).plus(Duration.ofDays(1)).toString();
+        Map<Integer, Long> staleKeys = new TreeMap<>();
+        for (int p = 0; p < 2; p++) {
+            int partition = p;
+            Map<String, long[]> newest = new java.util.HashMap<>();
+            records.stream().filter(r -> r.getPartition() == partition).forEach(r -> {
+                long[] o = newest.computeIfAbsent(Arrays.toString(r.getKey()), k -> new long[] {-1, -1});
+                int slot = r.getTimestamp() <= until.toEpochMilli() ? 0 : 1;
+                o[slot] = Math.max(o[slot], r.getOffset());
+            });
+            staleKeys.put(p, newest.values().stream().filter(o -> o[1] >= 0 && o[0] > o[1]).count());
+        }
+        assertThat(staleKeys.values()).as("keys whose newest record the first run writes").allMatch(n -> n > 0);
+
+        Cli.Result first = Cli.run(archived.config(), "restore", "--rename", rename, "--until", until.toString());
+        assertThat(first.code()).as(first.out()).isZero();
+        Map<Integer, Long> lastOffsets = lastOffsets(target);
+        Cli.Result refused = Cli.run(archived.config(), "restore", "--rename", rename, "--until", later);
+        assertThat(refused.code()).as(refused.out()).isEqualTo(2);
+        assertThat(refused.out()).contains("Refusing to restore: this run writes records of " + staleKeys.get(0) + " keys of " + topic
+                + "-0, " + staleKeys.get(1) + " keys of " + topic + "-1 after newer records").contains("--allow-stale-latest");
+        assertThat(lastOffsets(target)).as("nothing written (the cleaner may compact meanwhile)").isEqualTo(lastOffsets);
+
+        Cli.Result allowed = Cli.run(archived.config(), "restore", "--rename", rename, "--until", later, "--allow-stale-latest");
+        assertThat(allowed.code()).as(allowed.out()).isZero();
+        assertThat(allowed.out()).contains("Writing anyway (--allow-stale-latest)");
+        for (int p = 0; p < 2; p++) {
+            int partition = p;
+            Map<String, ArchiveRecord> lastInTarget = new java.util.HashMap<>();
+            committed(target, 1).stream().filter(r -> r.getPartition() == partition)
+                    .forEach(r -> lastInTarget.put(Arrays.toString(r.getKey()), r));
+            Map<String, ArchiveRecord> newestArchived = new java.util.HashMap<>();
+            records.stream().filter(r -> r.getPartition() == partition).forEach(r -> newestArchived.put(Arrays.toString(r.getKey()), r));
+            long stale = newestArchived.entrySet().stream().filter(e -> lastInTarget.get(e.getKey()).getTimestamp() != e.getValue().getTimestamp()
+                    || !Arrays.equals(lastInTarget.get(e.getKey()).getValue(), e.getValue().getValue())).count();
+            assertThat(stale).as("keys of partition %d whose latest in the target is not their newest", p).isEqualTo(staleKeys.get(p));
+        }
+    }
+
+    /** Per partition, the offset of the last record a committed reader reads (compaction keeps it). */
+    private static Map<Integer, Long> lastOffsets(String topic) {
+        Map<Integer, Long> last = new TreeMap<>();
+        KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic).forEach(r -> last.merge(r.getPartition(), r.getOffset(), Math::max));
+        return last;
+    }
+
     @Test
     void aRestoreLongerThanTheBrokersTransactionMaximumKeepsEachTransactionWithinIt() throws Exception {
         // Sized so that the restore takes about twice the brokers' transaction maximum here (2.3 s against 1.5 s on a
