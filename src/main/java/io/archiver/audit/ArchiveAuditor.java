@@ -39,7 +39,7 @@ import java.util.stream.LongStream;
  * (aborted or still open transactions, offsets Kafka holds nothing at). Offsets without records for a
  * committed reader (transaction markers, aborted records, compaction) are holes, not gaps. Each partition's
  * log is read once, sequentially, over the archived range, while the archive itself is read
- * ({@link CommittedLogComparer}); the raw log is read only where archived offsets need a cause. Around it:
+ * ({@link CommittedLogComparer}); the raw log is read only where archived offsets need a cause.
  * Committed records the job rejected on purpose ({@code errors.policy}: dead-lettered, skipped) are accounted
  * for, not missing; a deep audit compares each archived record's content with Kafka's too. Around it:
  * lag up to the last stable offset, the resume position of the position record (archived offsets beyond it
@@ -163,8 +163,9 @@ public final class ArchiveAuditor {
      * on a page already read while its next commit's file lands on a page still to come, which shows a gap that
      * is not there. Every file committed while the archive was listed is in a second listing, so partitions with
      * missing records that have files the first listing lacked are read and compared again from the second one,
-     * up to the last offset the first one had (files committed later hold only later offsets of a partition).
-     * Updates {@code comparisons}; returns the archive as read then.
+     * up to the last offset the first one had, or the last rejected record (read after the first listing) where that is
+     * later (files committed later hold only later offsets of a partition). Updates {@code comparisons}; returns the
+     * archive as read then.
      */
     private VerificationReport withFilesCommittedWhileListed(String root, ArchiveListing listing, VerificationReport archive,
             Map<TopicPartition, LogComparison> comparisons, Map<TopicPartition, KafkaPartitionState> state, RejectedRecords rejected,
@@ -205,7 +206,10 @@ public final class ArchiveAuditor {
         List<PartitionReport> reread = new ArrayList<>();
         try {
             verifier.read(root, later.committedOf(grown), deep, report -> {
-                PartitionReport upToFirstListing = report.upTo(archive.partition(report.topic(), report.partition()).lastOffset());
+                // rejected records were read after the first listing: files committed in between may hold offsets up to theirs
+                PartitionReport first = archive.partition(report.topic(), report.partition());
+                long upTo = Math.max(first == null ? -1 : first.lastOffset(), rejected.of(report.topic(), report.partition()).last());
+                PartitionReport upToFirstListing = report.upTo(upTo);
                 reread.add(upToFirstListing);
                 again.submit(upToFirstListing);
             });

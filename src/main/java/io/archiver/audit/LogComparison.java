@@ -26,7 +26,8 @@ final class LogComparison {
     static final int EXAMPLES = 10;
 
     private final long[] archived;
-    private final PartitionReport.Digests digests;
+    /** Dropped once the log is read: 16 bytes a record. */
+    private PartitionReport.Digests digests;
     private final RejectedRecords.OfPartition rejected;
     private final long beforeLogStart;
     private final OffsetRuns missing = new OffsetRuns();
@@ -134,6 +135,7 @@ final class LogComparison {
             notInLog(archived[next++]);
         }
         firstUnarchived = firstBeyond;
+        digests = null;
     }
 
     /** Committed records the archive lacks and nothing rejected, between its first and last offset. */

@@ -270,6 +270,58 @@ class AuditITCase {
                 .satisfies(p -> assertThat(p.getRecords()).isEqualTo(1_000));
     }
 
+    /**
+     * Dead letters are read after the archive is listed: one committed with the file before it, which the listing missed,
+     * must not turn that file's records into a gap (the second look reads up to the dead letter).
+     */
+    @Test
+    void aFileCommittedWhileTheArchiveIsListedBeforeALaterDeadLetterIsNotReportedMissing() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("audit-listed-dead");
+        stack.kafka().createTopic(topic, 1);
+        TestRecords.produce(stack.kafka().bootstrapServers(), topic, 1, 0, 1_000);
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            producer.send(new ProducerRecord<>(topic, 0, null, "not json".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.putAll(Map.of("mode", "batch", "sink.format", "jsonl", "sink.roll.max-part-size", "16kb", "record.value.format", "json",
+                "errors.policy", "dead-letter"));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("listed-dead").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
+        ArchiveFile last = null;
+        long lastFirst = -1;
+        for (ArchiveFile f : ArchiveScanner.committedFiles(config.sinkPath())) {
+            long first = reader.readAll(f.path()).get(0).getOffset();
+            if (first > lastFirst) {
+                last = f;
+                lastFirst = first;
+            }
+        }
+        ArchiveFile late = last;
+        Path aside = new Path(new Path(config.sinkPath()).getParent(), "aside-" + late.path().getName());
+        FileSystem fs = late.path().getFileSystem();
+        AtomicInteger listings = new AtomicInteger();
+        ArchiveAuditor auditor = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.of(config)), new KafkaInspector(kafkaProps()),
+                Duration.ofHours(1), root -> {
+                    if (listings.getAndIncrement() > 0) {
+                        return ArchiveScanner.scan(root);
+                    }
+                    assertThat(fs.rename(late.path(), aside)).isTrue();
+                    try {
+                        return ArchiveScanner.scan(root);
+                    } finally {
+                        assertThat(fs.rename(aside, late.path())).isTrue();
+                    }
+                });
+
+        AuditReport report = auditor.audit(config.sinkPath(), config.deadLetterPath(), config.topics(), "g", false, line -> {});
+        assertThat(listings).as("listed again for the gap").hasValue(2);
+        assertThat(report.getMissing()).isZero();
+        assertThat(report.getDeadLettered()).isEqualTo(1);
+        assertThat(report.isClean()).isTrue();
+    }
+
     @Test
     void orphanedUploadsOfACancelledJobAreFoundAndCleanedUp() throws Exception {
         SharedStack stack = SharedStack.get();
