@@ -75,17 +75,9 @@ public final class PlanFindings {
 
     private static String audited(PartitionAudit p, RestoreSelection selection) {
         List<String> runs = new ArrayList<>();
-        long missing = 0;
-        for (long[] run : p.getMissingRanges()) {
-            long first = Math.max(run[0], selection.fromOffset());
-            long last = Math.min(run[1], selection.toOffset());
-            if (first <= last) {
-                missing += last - first + 1;
-                if (runs.size() < SHOWN) {
-                    runs.add(first == last ? Long.toString(first) : first + ".." + last);
-                }
-            }
-        }
+        long missing = within(p.getMissingRanges(), selection, runs);
+        long rejected = within(p.getDeadLetteredRanges(), selection, new ArrayList<>())
+                + within(p.getSkippedRanges(), selection, new ArrayList<>());
         long doubles = p.duplicateFiles().keySet().stream().filter(o -> o >= selection.fromOffset() && o <= selection.toOffset()).count();
         List<String> parts = new ArrayList<>();
         if (missing > 0) {
@@ -95,7 +87,27 @@ public final class PlanFindings {
         if (doubles > 0) {
             parts.add(doubles + " offsets archived twice (restored once)");
         }
+        if (rejected > 0) {
+            parts.add("at most " + rejected + " records errors.policy dead-lettered or skipped (not in the archive, not restored; `audit`"
+                    + " lists them)");
+        }
         return String.join("; ", parts);
+    }
+
+    /** Offsets of {@code ranges} within the selection's offsets (at most: holes count too), the first runs into {@code shown}. */
+    private static long within(List<long[]> ranges, RestoreSelection selection, List<String> shown) {
+        long count = 0;
+        for (long[] run : ranges) {
+            long first = Math.max(run[0], selection.fromOffset());
+            long last = Math.min(run[1], selection.toOffset());
+            if (first <= last) {
+                count += last - first + 1;
+                if (shown.size() < SHOWN) {
+                    shown.add(first == last ? Long.toString(first) : first + ".." + last);
+                }
+            }
+        }
+        return count;
     }
 
     private static String unaudited(PartitionReport p, RestoreSelection selection) {
