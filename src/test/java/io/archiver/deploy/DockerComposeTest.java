@@ -3,6 +3,7 @@ package io.archiver.deploy;
 import io.archiver.config.SourceOptions;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigLoader;
+import io.archiver.testutils.FlinkDistributionLayout;
 import io.archiver.testutils.MonitoringQueries;
 
 import org.junit.jupiter.api.Test;
@@ -149,6 +150,20 @@ class DockerComposeTest {
 
     private static Map<String, Object> load(String file) throws Exception {
         return map(new Load(LoadSettings.builder().build()).loadFromString(Files.readString(Path.of(file))));
+    }
+
+    /** The image's entrypoint exits when a jar ENABLE_BUILT_IN_PLUGINS names is not in the distribution's opt/: neither stack would start. */
+    @Test
+    void builtInPluginsTheComposeFilesEnableAreJarsTheFlinkImageShipsInOpt() throws Exception {
+        for (String file : List.of("docker-compose.yml", "docker-compose.secure.yml")) {
+            String enabled = Files.readAllLines(Path.of(file)).stream().filter(l -> l.trim().startsWith("ENABLE_BUILT_IN_PLUGINS:"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElseThrow();
+            assertThat(enabled).as(file).contains("flink-s3-fs-hadoop-");
+            for (String jar : enabled.split(";")) {
+                assertThat(FlinkDistributionLayout.OPT).as("%s of %s is in the Flink image's opt/", jar, file)
+                        .contains(FlinkDistributionLayout.unversioned(jar));
+            }
+        }
     }
 
     @Test
