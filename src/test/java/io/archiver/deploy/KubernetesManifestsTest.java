@@ -53,7 +53,9 @@ class KubernetesManifestsTest {
         Map<String, Object> sessionJob = map(only(docs, "FlinkSessionJob").get("spec"));
         assertThat(sessionJob.get("deploymentName")).isEqualTo(map(session.get("metadata")).get("name"));
         Map<String, Object> job = map(sessionJob.get("job"));
-        assertThat(String.valueOf(job.get("jarURI"))).as("the operator fetches https by default").startsWith("https://");
+        assertThat(String.valueOf(job.get("jarURI"))).as("the operator fetches https by default").startsWith("https://")
+                .as("the jar the build makes").endsWith("/" + Path.of(System.getProperty("archiver.shaded.jar",
+                        "target/kafka-s3-archiver-0.1.0-SNAPSHOT.jar")).getFileName());
         assertArchiverJob(job, sessionSpec);
     }
 
