@@ -246,21 +246,8 @@ class AuditITCase {
     void aFileCommittedWhileTheArchiveIsListedIsNotReportedMissing() throws Exception {
         ArchiverConfig config = backfill("audit-listed", 4_000, Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb"));
         ArchiveFile late = ArchiveDamage.middleFile(ArchiveScanner.committedFiles(config.sinkPath()), 1);
-        Path aside = new Path(new Path(config.sinkPath()).getParent(), "aside-" + late.path().getName());
-        FileSystem fs = late.path().getFileSystem();
         AtomicInteger listings = new AtomicInteger();
-        ArchiveAuditor auditor = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.BYTES), new KafkaInspector(kafkaProps()),
-                Duration.ofHours(1), root -> {
-                    if (listings.getAndIncrement() > 0) {
-                        return ArchiveScanner.scan(root);
-                    }
-                    assertThat(fs.rename(late.path(), aside)).isTrue();
-                    try {
-                        return ArchiveScanner.scan(root);
-                    } finally {
-                        assertThat(fs.rename(aside, late.path())).isTrue();
-                    }
-                });
+        ArchiveAuditor auditor = auditorMissingOnFirstListing(config, PayloadFormats.BYTES, late, listings);
 
         AuditReport report = auditor.audit(config.sinkPath(), config.topics(), "g", false);
         assertThat(listings).as("listed again for the gap").hasValue(2);
@@ -299,21 +286,8 @@ class AuditITCase {
             }
         }
         ArchiveFile late = last;
-        Path aside = new Path(new Path(config.sinkPath()).getParent(), "aside-" + late.path().getName());
-        FileSystem fs = late.path().getFileSystem();
         AtomicInteger listings = new AtomicInteger();
-        ArchiveAuditor auditor = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.of(config)), new KafkaInspector(kafkaProps()),
-                Duration.ofHours(1), root -> {
-                    if (listings.getAndIncrement() > 0) {
-                        return ArchiveScanner.scan(root);
-                    }
-                    assertThat(fs.rename(late.path(), aside)).isTrue();
-                    try {
-                        return ArchiveScanner.scan(root);
-                    } finally {
-                        assertThat(fs.rename(aside, late.path())).isTrue();
-                    }
-                });
+        ArchiveAuditor auditor = auditorMissingOnFirstListing(config, PayloadFormats.of(config), late, listings);
 
         AuditReport report = auditor.audit(config.sinkPath(), config.deadLetterPath(), config.topics(), "g", false, line -> {});
         assertThat(listings).as("listed again for the gap").hasValue(2);
@@ -375,6 +349,27 @@ class AuditITCase {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * An auditor whose first listing lacks {@code late} (moved aside while it lists), as a listing that pages past a file
+     * committed meanwhile; later listings are whole. {@code listings} counts them.
+     */
+    private static ArchiveAuditor auditorMissingOnFirstListing(ArchiverConfig config, PayloadFormats formats, ArchiveFile late,
+            AtomicInteger listings) throws Exception {
+        Path aside = new Path(new Path(config.sinkPath()).getParent(), "aside-" + late.path().getName());
+        FileSystem fs = late.path().getFileSystem();
+        return new ArchiveAuditor(SharedStack.get().verifier(formats), new KafkaInspector(kafkaProps()), Duration.ofHours(1), root -> {
+            if (listings.getAndIncrement() > 0) {
+                return ArchiveScanner.scan(root);
+            }
+            assertThat(fs.rename(late.path(), aside)).isTrue();
+            try {
+                return ArchiveScanner.scan(root);
+            } finally {
+                assertThat(fs.rename(aside, late.path())).isTrue();
+            }
+        });
+    }
 
     private static ArchiveAuditor auditor() {
         return new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.BYTES), new KafkaInspector(kafkaProps()), Duration.ofHours(1));
