@@ -30,25 +30,12 @@ public final class RejectedRecords {
 
     /** Why a record is not in the archive. */
     public enum Kind {
-        DEAD_LETTERED("dead-lettered"),
-        SKIPPED("skipped");
-
-        private final String label;
-
-        Kind(String label) {
-            this.label = label;
-        }
-
-        @Override
-        public String toString() {
-            return label;
-        }
+        DEAD_LETTERED,
+        SKIPPED
     }
 
     /** The skip log's folder under the archive root. */
     public static final String SKIP_LOG = "_archiver/skipped";
-
-    public static final RejectedRecords NONE = new RejectedRecords(Map.of());
 
     /** The reads of dead letters and skip log entries carry their payloads as bytes, whatever the archive's formats. */
     private static final ArchiveFileReader READER = new ArchiveFileReader(PayloadFormats.BYTES);
@@ -102,10 +89,6 @@ public final class RejectedRecords {
         return partitions.getOrDefault(VerificationReport.id(topic, partition), OfPartition.NONE);
     }
 
-    public boolean isEmpty() {
-        return partitions.isEmpty();
-    }
-
     /** One partition's rejected offsets, ascending and distinct, each with its kind and reason. */
     public static final class OfPartition {
 
@@ -150,19 +133,6 @@ public final class RejectedRecords {
         /** Largest rejected offset, -1 when none. */
         public long last() {
             return offsets.length == 0 ? -1 : offsets[offsets.length - 1];
-        }
-
-        /** The rejected offsets as {@code [first, last]} runs of consecutive offsets. */
-        public List<long[]> runs() {
-            List<long[]> runs = new ArrayList<>();
-            for (int i = 0; i < offsets.length; i++) {
-                if (!runs.isEmpty() && runs.get(runs.size() - 1)[1] == offsets[i] - 1) {
-                    runs.get(runs.size() - 1)[1] = offsets[i];
-                } else {
-                    runs.add(new long[] {offsets[i], offsets[i]});
-                }
-            }
-            return runs;
         }
     }
 

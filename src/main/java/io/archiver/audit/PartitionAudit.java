@@ -155,10 +155,6 @@ public final class PartitionAudit {
         return comparison == null ? List.of() : comparison.differingExamples();
     }
 
-    public OffsetRuns contentMismatches() {
-        return comparison == null ? new OffsetRuns() : comparison.contentDiffers();
-    }
-
     /** Offsets archived more than once. */
     public long getDuplicatedOffsets() {
         return archive == null ? 0 : archive.duplicates().size();

@@ -1,12 +1,12 @@
 package io.archiver.cli;
 
+import io.archiver.archive.RejectedRecords;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.audit.ArchivedNotInLog;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.audit.PartitionAudit;
 import io.archiver.audit.Rejections;
-import io.archiver.archive.RejectedRecords;
 import io.archiver.config.ArchiverConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 
@@ -119,7 +120,8 @@ final class AuditCommand implements Callable<Integer> {
             }
             if (p.getContentMismatches() > 0) {
                 out.printf("Content differs from Kafka, %s: %d archived records hold another key, value, headers or timestamp than Kafka's"
-                        + " record at their offset (%s), at %s%n", tp, p.getContentMismatches(), fields(p.getContentMismatchFields()),
+                        + " record at their offset (%s), at %s%n", tp, p.getContentMismatches(), p.getContentMismatchFields().entrySet().stream()
+                                .map(e -> e.getKey() + " in " + e.getValue()).collect(Collectors.joining(", ")),
                         String.join(", ", p.getContentMismatchExamples())
                                 + (p.getContentMismatches() > p.getContentMismatchExamples().size() ? ", ..." : ""));
             }
@@ -183,19 +185,7 @@ final class AuditCommand implements Callable<Integer> {
     private static void printRejections(PrintWriter out, String tp, Rejections r, String kind, String where) {
         if (r.count() > 0) {
             out.printf("%s, %s: %d records (%s), at %s; reasons: %s%n", kind, tp, r.count(), where, r.offsets().describe(EXAMPLES),
-                    reasons(r.reasons()));
+                    r.reasons().entrySet().stream().map(e -> e.getValue() + " × " + e.getKey()).collect(Collectors.joining("; ")));
         }
-    }
-
-    private static String reasons(Map<String, Long> reasons) {
-        StringBuilder s = new StringBuilder();
-        reasons.forEach((reason, n) -> s.append(s.length() == 0 ? "" : "; ").append(n).append(" × ").append(reason));
-        return s.toString();
-    }
-
-    private static String fields(Map<String, Long> fields) {
-        StringBuilder s = new StringBuilder();
-        fields.forEach((field, n) -> s.append(s.length() == 0 ? "" : ", ").append(field).append(" in ").append(n));
-        return s.toString();
     }
 }

@@ -82,6 +82,7 @@ public final class ArchiveRepairer {
     private long written;
     private long dropped;
     private long rejected;
+    private long stillRejected;
     private long unarchivable;
     private int files;
 
@@ -149,7 +150,10 @@ public final class ArchiveRepairer {
         unlist(positions, records, rewritten);
         log.printf("Repaired: records archived from Kafka: %d, records dropped: %d, files written: %d%n", written, dropped, files);
         if (rejected > 0) {
-            log.printf("Rejected again by errors.policy (%s): %d records the configured formats cannot hold%n", policy, rejected);
+            log.printf("Rejected by errors.policy (%s): %d missing records the configured formats cannot hold%n", policy, rejected);
+        }
+        if (stillRejected > 0) {
+            log.printf("Left where they are: %d dead-lettered or skipped records the configured formats still cannot hold%n", stillRejected);
         }
         if (unarchivable > 0) {
             log.printf("Not archived: %d missing records the configured formats cannot hold (errors.policy is fail): fix the record"
@@ -277,7 +281,7 @@ public final class ArchiveRepairer {
     private void reject(ArchiveRecord record, String problem, Purpose purpose, Map<String, NewFile> rejectedFiles) {
         if (purpose == Purpose.REARCHIVE) {
             log.printf("Still rejected: %s: %s%n", record, problem);
-            rejected++;
+            stillRejected++;
             return;
         }
         String place = switch (policy) {

@@ -52,17 +52,19 @@ final class CompactedTargetOrder {
         try (KafkaInspector kafka = new KafkaInspector(config.kafkaClientProperties())) {
             compacted = kafka.compacted(targets);
         }
+        reselected.keySet().removeIf(tp -> !compacted.contains(selection.target(tp.topic())));
+        if (reselected.isEmpty()) {
+            return;
+        }
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         // earlier runs may have written records outside this run's offsets and times: every file of the partitions
         RestorePlan whole = RestorePlan.of(config.sinkPath(), new RestoreSelection(selection.topics(), selection.topicPattern(),
                 selection.partitions(), selection.renames(), 0, Long.MAX_VALUE, null, null, selection.repartition()), reader);
         Map<TopicPartition, Long> stale = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         for (Map.Entry<TopicPartition, RestoreHistory> e : reselected.entrySet()) {
-            if (compacted.contains(selection.target(e.getKey().topic()))) {
-                long keys = staleKeys(reader, e.getKey().partition(), whole.partitions().get(e.getKey()), e.getValue(), now);
-                if (keys > 0) {
-                    stale.put(e.getKey(), keys);
-                }
+            long keys = staleKeys(reader, e.getKey().partition(), whole.partitions().get(e.getKey()), e.getValue(), now);
+            if (keys > 0) {
+                stale.put(e.getKey(), keys);
             }
         }
         if (stale.isEmpty()) {
