@@ -88,8 +88,13 @@ public final class SessionCluster {
         StringBuilder yaml = new StringBuilder("# written by SessionCluster from conf/flink/config.yaml\n");
         merged.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml.toString());
-        Files.copy(baseConf.resolve("log4j.properties"), conf.resolve("log4j.properties"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // the logging configuration, then the filters of Flink's known false warnings (conf/flink/log4j-filters.properties)
+        String logging = Files.readString(baseConf.resolve("log4j.properties"));
+        Path filters = baseConf.resolve("log4j-filters.properties");
+        if (Files.exists(filters)) {
+            logging += "\n" + Files.readString(filters);
+        }
+        Files.writeString(conf.resolve("log4j.properties"), logging);
     }
 
     /** The cluster prepared under {@code workDir} by an earlier process, as its conf folder says. */

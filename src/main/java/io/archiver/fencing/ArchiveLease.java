@@ -71,6 +71,24 @@ public final class ArchiveLease implements Serializable {
     }
 
     /**
+     * The lease of the run of this lease's Flink job that holds the archive now, when the lease names that job
+     * ({@link #forJob}): in application mode a JobManager that takes over runs the job's {@code main()} again,
+     * under the job's fixed id, for the job it recovers from its HA store, whose writers keep renewing the lease of
+     * the run that started it. That launch is not another job: it runs under the same lease, without waiting for
+     * it or taking it. Empty when the lease is free, or names another job or none.
+     */
+    public Optional<ArchiveLease> heldByThisJob() throws IOException {
+        if (flinkJob.isEmpty()) {
+            return Optional.empty();
+        }
+        return read().filter(h -> h.flinkJob.equals(flinkJob)).map(h -> {
+            LOG.info("The archive {} is leased by {}: this launch runs that job again (a JobManager failover) and keeps its lease",
+                    root, h.describe());
+            return new ArchiveLease(root, h.owner, jobName, timeoutMillis, flinkJob);
+        });
+    }
+
+    /**
      * Whether this run took the lease over from another run whose lease had expired: that run died without
      * ending, or is cut off and will be fenced. Taking it from a job its cluster reports ended is not counted.
      */

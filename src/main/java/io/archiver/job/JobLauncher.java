@@ -6,6 +6,7 @@ import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fencing.ArchiveLease;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
@@ -14,6 +15,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -60,7 +62,17 @@ public final class JobLauncher {
         S3EncryptionRequirement.of(config).verify(new Path(config.sinkPath()));
         ArchiveLease lease = new ArchiveLease(
                 config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
-        if (isLocal(env)) {
+        Optional<String> fixedJobId = env.getConfiguration().getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID);
+        Optional<ArchiveLease> held = Optional.empty();
+        if (fixedJobId.isPresent()) {
+            // the job's id is known before it is submitted (application mode with HA, the Kubernetes operator): the
+            // lease names it from the start, and a launch of that same job again (a JobManager failover) keeps it
+            lease = lease.forJob(fixedJobId.get());
+            held = lease.heldByThisJob();
+        }
+        if (held.isPresent()) {
+            lease = held.get();
+        } else if (isLocal(env)) {
             lease.acquire(ArchiveLease.EndedJobs.UNKNOWN, notices);
         } else {
             try (ClusterJobs cluster = new ClusterJobs(env.getConfiguration())) {

@@ -106,7 +106,9 @@ public final class ArchiveSink
         context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);
         ArchiveLease jobLease = lease.forJob(context.getJobInfo().getJobId().toHexString());
         context.metricGroup().gauge("leaseTakenOverAfterExpiry", () -> jobLease.tookOverExpired() ? 1 : 0);
-        return new ArchiveSinkWriter(fileWriter, subtask, jobLease, bounded);
+        ArchiveSinkWriter writer = new ArchiveSinkWriter(fileWriter, subtask, jobLease, bounded);
+        context.metricGroup().gauge("lastWriteTimestamp", writer::lastWriteAt);
+        return writer;
     }
 
     @Override

@@ -25,10 +25,20 @@ final class ArchiveSinkWriter
         implements StatefulSinkWriter<ArchiveRecord, FileWriterBucketState>,
                 CommittingSinkWriter<ArchiveRecord, ArchiveCommittable> {
 
+    private static final int STAMP_EVERY = 256;
+
     private final FileWriterInContext<ArchiveRecord> files;
     private final SubtaskPartFiles partFiles;
     private final ArchiveLease lease;
     private final boolean renewOnWrite;
+    /** Writes until the next one reads the clock: the first after each checkpoint, then every {@link #STAMP_EVERY}. */
+    private int untilStamp;
+    /**
+     * When a record was last written, read at the first write after each checkpoint and every {@link #STAMP_EVERY}
+     * writes (never later than the last write, so a commit after it is always later still): {@code
+     * lastWriteTimestamp} later than {@code lastCommitTimestamp} says records wait to become visible.
+     */
+    private volatile long lastWriteAt;
 
     /**
      * The lease is renewed at every checkpoint, so a task cut off from its JobManager (which can commit
@@ -48,6 +58,15 @@ final class ArchiveSinkWriter
             lease.renewIfDue();
         }
         files.write(record, context);
+        if (--untilStamp <= 0) {
+            lastWriteAt = System.currentTimeMillis();
+            untilStamp = STAMP_EVERY;
+        }
+    }
+
+    /** Epoch ms of a recent write (see {@link #lastWriteAt}); 0 before the first. */
+    long lastWriteAt() {
+        return lastWriteAt;
     }
 
     @Override
@@ -57,6 +76,7 @@ final class ArchiveSinkWriter
 
     @Override
     public Collection<ArchiveCommittable> prepareCommit() throws IOException, InterruptedException {
+        untilStamp = 0;
         Collection<FileSinkCommittable> pending = files.prepareCommit();
         List<ArchiveCommittable> committables = new ArrayList<>(pending.size());
         for (FileSinkCommittable c : pending) {

@@ -29,6 +29,26 @@ class DockerComposeTest {
         return (Map<String, Object>) o;
     }
 
+    /** Every image is pinned to a version (no {@code latest}, no bare name); the S3 server to the one the tests run. */
+    @Test
+    void everyImageIsPinnedAndTheS3ServerIsTheTestedRelease() throws Exception {
+        for (String file : List.of("docker-compose.yml", "docker-compose.secure.yml")) {
+            Map<String, Object> services = map(load(file).get("services"));
+            for (Map.Entry<String, Object> service : services.entrySet()) {
+                Object image = map(service.getValue()).get("image");
+                if (image != null) {
+                    assertThat(String.valueOf(image)).as("%s: image of %s", file, service.getKey())
+                            .matches("[^:]+:v?[0-9][^:]*").doesNotEndWith(":latest");
+                }
+            }
+        }
+        java.util.regex.Matcher s3proxy = java.util.regex.Pattern.compile("<s3proxy.version>([^<]+)</s3proxy.version>")
+                .matcher(Files.readString(Path.of("pom.xml")));
+        assertThat(s3proxy.find()).isTrue();
+        assertThat(map(map(load("docker-compose.yml").get("services")).get("s3")).get("image"))
+                .isEqualTo("andrewgaul/s3proxy:" + s3proxy.group(1));
+    }
+
     @Test
     void composeFileAgreesWithTheArchiverConfiguration() throws Exception {
         Map<String, Object> compose =

@@ -104,9 +104,91 @@ class KubernetesManifestsTest {
             Map<String, Object> spec = map(only(documents(file), "FlinkDeployment").get("spec"));
             assertThat(spec.get("serviceAccount")).isEqualTo(map(account.get("metadata")).get("name"));
             Map<String, Object> flink = map(spec.get("flinkConfiguration"));
-            assertThat(flink.get("s3.aws.credentials.provider")).isEqualTo("com.amazonaws.auth.WebIdentityTokenCredentialsProvider");
+            assertThat(flink.get("s3.aws.credentials.provider")).isEqualTo(CREDENTIALS_CHAIN);
             assertThat(flink).doesNotContainKeys("s3.access-key", "s3.secret-key");
         }
+    }
+
+    /**
+     * The credentials chain the deployments name is in the S3 plugin the build ships, and its container credentials
+     * provider reads EKS Pod Identity's token file and endpoint, as its web identity provider reads IRSA's token.
+     */
+    @Test
+    void theCredentialsChainServesIrsaAndEksPodIdentityFromTheS3Plugin() throws Exception {
+        Path plugin;
+        try (var jars = Files.list(Path.of("target", "plugins", "s3-fs-hadoop"))) {
+            plugin = jars.filter(j -> j.toString().endsWith(".jar")).findFirst().orElseThrow();
+        }
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(plugin.toFile())) {
+            assertThat(jar.getEntry(CREDENTIALS_CHAIN.replace('.', '/') + ".class")).as("%s in %s", CREDENTIALS_CHAIN, plugin).isNotNull();
+            String chain = classText(jar, "com/amazonaws/auth/DefaultAWSCredentialsProviderChain");
+            assertThat(List.of("WebIdentityTokenCredentialsProvider", "EC2ContainerCredentialsProviderWrapper"))
+                    .as("providers of the chain").allMatch(chain::contains);
+            String container = classText(jar, "com/amazonaws/auth/ContainerCredentialsProvider");
+            assertThat(List.of("169.254.170.23", "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"))
+                    .as("Pod Identity: the agent's address and the token file").allMatch(container::contains);
+        }
+    }
+
+    /** The check above finds a literal secret wherever one is written: in the mounted archiver.yaml, or in a pod's env. */
+    @Test
+    void aLiteralSecretInTheMountedConfigurationOrAPodsEnvironmentIsFound() throws Exception {
+        String config = Files.readString(DIR.resolve("archiver-config.yaml"));
+        String keystore = config.replace("      properties.config.providers: env\n",
+                "      properties.config.providers: env\n      properties.ssl.keystore.password: hunter2\n");
+        String registry = config.replace("    sink:\n", "    schema-registry:\n      basic-auth.password: hunter2\n    sink:\n");
+        String deployment = Files.readString(DIR.resolve("flink-deployment.yaml")).replace("          env:\n",
+                "          env:\n            - name: AWS_SECRET_ACCESS_KEY\n              value: wJalrXUtnFEMI\n");
+        assertThat(keystore).isNotEqualTo(config);
+        assertThat(registry).isNotEqualTo(config);
+        assertThat(literalSecrets(keystore)).containsExactly("archiver.yaml: properties.ssl.keystore.password");
+        assertThat(literalSecrets(registry)).containsExactly("archiver.yaml: basic-auth.password");
+        assertThat(literalSecrets(deployment)).containsExactly("manifest: env AWS_SECRET_ACCESS_KEY has a literal value");
+    }
+
+    /** Prometheus finds the reporters: annotations for a kubernetes_sd scrape, a named port for pod-monitor.yaml. */
+    @Test
+    void prometheusScrapesTheReporterOfEveryFlinkPod() throws Exception {
+        Map<String, Object> monitor = only(documents("pod-monitor.yaml"), "PodMonitor");
+        Map<String, Object> endpoint = map(list(map(monitor.get("spec")).get("podMetricsEndpoints")).get(0));
+        String selected = String.valueOf(map(monitor.get("spec")).get("selector"));
+        for (String file : List.of("flink-deployment.yaml", "flink-session-job.yaml")) {
+            Map<String, Object> deployment = only(documents(file), "FlinkDeployment");
+            Map<String, Object> spec = map(deployment.get("spec"));
+            String port = String.valueOf(map(spec.get("flinkConfiguration")).get("metrics.reporter.prom.port"));
+            Map<String, Object> template = map(spec.get("podTemplate"));
+            assertThat(map(map(template.get("metadata")).get("annotations")))
+                    .containsEntry("prometheus.io/scrape", "true").containsEntry("prometheus.io/port", port);
+            Map<String, Object> container = list(map(template.get("spec")).get("containers")).stream().map(KubernetesManifestsTest::map)
+                    .filter(c -> "flink-main-container".equals(c.get("name"))).findFirst().orElseThrow();
+            assertThat(list(container.get("ports"))).as("%s: the reporter's port, named as the PodMonitor asks", file)
+                    .contains(Map.of("name", endpoint.get("port"), "containerPort", Integer.parseInt(port)));
+            assertThat(selected).as("the PodMonitor selects %s's pods", file)
+                    .contains(String.valueOf(map(deployment.get("metadata")).get("name")));
+        }
+    }
+
+    private static final String CREDENTIALS_CHAIN = "com.amazonaws.auth.DefaultAWSCredentialsProviderChain";
+
+    /** The bytes of a class and its nested classes, as text (their constants are readable in it). */
+    private static String classText(java.util.zip.ZipFile jar, String className) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (var entry : java.util.Collections.list(jar.entries())) {
+            if (entry.getName().equals(className + ".class") || entry.getName().startsWith(className + "$")) {
+                try (var in = jar.getInputStream(entry)) {
+                    text.append(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1));
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    private static List<String> literalSecrets(String manifests) {
+        List<String> literals = new ArrayList<>();
+        for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(manifests)) {
+            findLiteralSecrets("manifest", doc, literals);
+        }
+        return literals;
     }
 
     /** HA and state in S3, the Prometheus reporter on. */
@@ -149,7 +231,12 @@ class KubernetesManifestsTest {
                 if (v instanceof String s && SECRET_KEY.matcher(String.valueOf(k)).matches() && !s.contains("${")) {
                     literals.add(where + ": " + k);
                 }
-                findLiteralSecrets(where, v, literals);
+                if (v instanceof String s && String.valueOf(k).endsWith(".yaml")) {
+                    // a configuration file mounted from a ConfigMap: its own keys and values
+                    findLiteralSecrets(String.valueOf(k), new Load(LoadSettings.builder().build()).loadFromString(s), literals);
+                } else {
+                    findLiteralSecrets(where, v, literals);
+                }
             });
         } else if (node instanceof List<?> l) {
             l.forEach(v -> findLiteralSecrets(where, v, literals));

@@ -12,6 +12,8 @@ import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.ContinuousProducer;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.MonitoringQueries;
+import io.archiver.testutils.PrometheusServer;
+import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SessionClusters;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -30,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -47,20 +50,124 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SessionClusterITCase {
 
     private static final PayloadFormats FORMATS = PayloadFormats.BYTES;
+    /** The jobs' checkpoint interval ({@link #args}): the alert rules are scaled to it. */
+    private static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
     private static SessionCluster cluster;
 
     private static int prometheus;
+    /** A real Prometheus scraping the cluster's reporters, with the shipped alert rules scaled to the jobs' checkpoints. */
+    private static PrometheusServer server;
 
     @BeforeAll
     static void startCluster() throws Exception {
         prometheus = SessionClusters.freePort();
         cluster = SessionClusters.start("cluster", prometheus);
+        List<String> reporters = new ArrayList<>();
+        for (int port = prometheus; port <= prometheus + 10; port++) {
+            if (!prometheusMetrics(port).isEmpty()) {
+                reporters.add("127.0.0.1:" + port);
+            }
+        }
+        assertThat(reporters).as("the JobManager's and the TaskManager's Prometheus reporters").hasSize(2);
+        server = PrometheusServer.start(reporters, MonitoringQueries.alertRulesScaledTo(CHECKPOINT_INTERVAL));
     }
 
     @AfterAll
     static void stopCluster() throws Exception {
+        if (server != null) {
+            server.close();
+        }
         if (cluster != null) {
             cluster.stop();
+        }
+    }
+
+    /**
+     * A job's life as an operator sees it on a fresh cluster, start to stop with a savepoint, through a real
+     * Prometheus: every query of the shipped dashboard returns series, no alert fires, and neither the cluster's
+     * processes nor the client log a single WARN or ERROR line.
+     */
+    @Test
+    @Order(0)
+    void aNormalRunFillsEveryDashboardPanelRaisesNoAlertAndLogsNoWarningOrError() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("normal-run");
+        stack.kafka().createTopic(topic, 2);
+        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        List<ArchiveRecord> records = TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 0, 2_000);
+        String jobId = cluster.submit(jar(), args(topic, root, 2));
+        try {
+            ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
+            Await.until("records archived by the cluster job", Duration.ofMinutes(2), () -> counter.count() >= records.size());
+            TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 2_000, 100);
+
+            Await.until("every dashboard query answered with series by Prometheus", Duration.ofMinutes(1),
+                    () -> emptyDashboardQueries().isEmpty(), () -> "no series for " + emptyDashboardQueries());
+            assertThat(server.alerts()).as("alerts of a healthy job").noneMatch(a -> a.state().equals("firing"));
+            cluster.stopWithSavepoint(jobId, "s3://" + SharedStack.BUCKET + "/cluster/savepoints");
+            jobId = null;
+        } finally {
+            if (jobId != null) {
+                cluster.cancel(jobId);
+            }
+        }
+        ArchiveAssertions.assertExactlyOnce(root, FORMATS, KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic));
+
+        assertThat(warningsAndErrors()).as("WARN and ERROR lines the cluster and its client logged").isEmpty();
+    }
+
+    /**
+     * The shipped alert rules (their durations scaled to 1 s checkpoints) in a real Prometheus scraping a real job,
+     * for real faults: records dead-lettered, commits refused by S3 while records arrive (no commit), the job
+     * cancelled (gone), a TaskManager killed (metrics down). Each fires, and "no commit" ends when S3 is back.
+     */
+    @Test
+    @Order(1)
+    void theShippedAlertsFireInPrometheusForRealFaults() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("alerts");
+        stack.kafka().createTopic(topic, 2);
+        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 0, 500);
+        List<String> args = new ArrayList<>(List.of(args(topic, root, 2)));
+        args.addAll(List.of("-D", "record.value.format=json", "-D", "errors.policy=dead-letter", "-D", "restart.attempts=1000"));
+        String jobId = cluster.submit(jar(), args.toArray(new String[0]));
+        try {
+            ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
+            Await.until("records archived by the cluster job", Duration.ofMinutes(2), () -> counter.count() >= 500);
+            String job = jobName(jobId);
+            Map<String, String> ofJob = Map.of("job_name", job);
+
+            try (var producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+                for (int i = 0; i < 3; i++) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, i % 2, null,
+                            "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+                }
+            }
+            awaitFiring("ArchiverDeadLetters", ofJob);
+
+            S3Faults s3 = stack.s3Faults(topic);
+            s3.haltCompletesAfter(0);
+            try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 2, 10_000, 200_000)) {
+                awaitFiring("ArchiverNoCommit", ofJob);
+                stack.healS3Faults(topic);
+                Await.until("ArchiverNoCommit to end once S3 completes uploads again", Duration.ofMinutes(1),
+                        () -> !server.firing("ArchiverNoCommit", ofJob), () -> "alerts: " + server.alerts());
+            }
+
+            cluster.cancel(jobId);
+            jobId = null;
+            awaitFiring("ArchiverJobGone", ofJob);
+
+            cluster.killTaskManagers();
+            awaitFiring("ArchiverMetricsDown", Map.of());
+            cluster.startTaskManager();
+            cluster.awaitTaskManagers(1, Duration.ofMinutes(2));
+        } finally {
+            stack.healS3Faults(topic);
+            if (jobId != null) {
+                cluster.cancel(jobId);
+            }
         }
     }
 
@@ -72,7 +179,7 @@ class SessionClusterITCase {
      */
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
-    @Order(1)
+    @Order(2)
     void submittedJarSurvivesATaskManagerKillThenAJobManagerKillAndResubmitFromTheRetainedCheckpointExactlyOnce(SinkLayout layout) throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("cluster");
@@ -130,7 +237,7 @@ class SessionClusterITCase {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void upgradeFromSavepointAddsATopicAndChangesParallelismExactlyOnce() throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("upgrade");
@@ -165,7 +272,7 @@ class SessionClusterITCase {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aJobThatSetsTheClustersFileSystemIsRefusedAtSubmission() throws Exception {
         String topic = SharedStack.uniqueName("cluster-settings");
         SharedStack.get().kafka().createTopic(topic, 1);
@@ -179,7 +286,7 @@ class SessionClusterITCase {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void noSecretReachesAnyLogOrOutputOfTheClusterOrItsClients() throws Exception {
         List<String> leaks = new ArrayList<>();
         try (var files = java.nio.file.Files.list(cluster.logDir())) {
@@ -198,18 +305,67 @@ class SessionClusterITCase {
     /** What the cluster's Prometheus reporters (a free port range, in place of conf/flink/config.yaml's) export right now. */
     private static String prometheusMetrics() {
         StringBuilder all = new StringBuilder();
-        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         for (int port = prometheus; port <= prometheus + 10; port++) {
-            try {
-                all.append(http.send(
-                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
-                                .timeout(Duration.ofSeconds(5)).build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString()).body());
-            } catch (Exception e) {
-                // no reporter on this port
-            }
+            all.append(prometheusMetrics(port));
         }
         return all.toString();
+    }
+
+    /** What a reporter on {@code port} exports now; empty when none listens there. */
+    private static String prometheusMetrics(int port) {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        try {
+            return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                            .timeout(Duration.ofSeconds(5)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    /** The dashboard's queries (its {@code $job} variable: any job) that Prometheus answers with no series now. */
+    private static List<String> emptyDashboardQueries() throws Exception {
+        List<String> empty = new ArrayList<>();
+        for (String query : MonitoringQueries.dashboard()) {
+            java.util.regex.Matcher labelValues = LABEL_VALUES.matcher(query);
+            boolean answered = labelValues.matches()
+                    ? !server.labelValues(labelValues.group(2), labelValues.group(1)).isEmpty()
+                    : !server.query(query.replace("$job", ".+")).isEmpty();
+            if (!answered) {
+                empty.add(query);
+            }
+        }
+        return empty;
+    }
+
+    private static final java.util.regex.Pattern LABEL_VALUES = java.util.regex.Pattern.compile("label_values\\((\\w+), (\\w+)\\)");
+
+    private static void awaitFiring(String alert, Map<String, String> labels) throws Exception {
+        Await.until(alert + " firing in Prometheus for " + labels, Duration.ofMinutes(2), () -> server.firing(alert, labels),
+                () -> "alerts: " + server.alerts() + "; targets: " + server.targets());
+    }
+
+    /** The {@code job_name} label of the job's metrics in Prometheus (the reporter rewrites some characters). */
+    private static String jobName(String jobId) throws Exception {
+        String ofJob = "flink_jobmanager_job_numRestarts{job_id=\"" + jobId + "\"}";
+        Await.until("the metrics of job " + jobId + " in Prometheus", Duration.ofMinutes(1),
+                () -> !server.labelValues("job_name", ofJob).isEmpty());
+        return server.labelValues("job_name", ofJob).get(0);
+    }
+
+    /** Every line of the cluster's logs and outputs (processes and client calls) at WARN or ERROR, with its file. */
+    private static List<String> warningsAndErrors() throws Exception {
+        List<String> found = new ArrayList<>();
+        try (var files = java.nio.file.Files.list(cluster.logDir())) {
+            for (Path file : files.sorted().toList()) {
+                for (String line : java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    if (line.matches(".*\\b(WARN|ERROR)\\b.*")) {
+                        found.add(file.getFileName() + ": " + line);
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     /** Waits for the producer and for the archive to catch up, then checks it record by record. */
@@ -229,7 +385,7 @@ class SessionClusterITCase {
             "-D", "kafka.topics=" + topics,
             "-D", "kafka.group.id=" + root.replaceAll("[^a-z0-9-]", "-"),
             "-D", "sink.path=" + root,
-            "-D", "checkpoint.interval=1 s",
+            "-D", "checkpoint.interval=" + CHECKPOINT_INTERVAL.toSeconds() + " s",
             "-D", "parallelism=" + parallelism,
             "-D", "restart.strategy=fixed-delay",
             "-D", "restart.attempts=20",

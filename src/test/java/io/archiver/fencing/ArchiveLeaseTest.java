@@ -59,6 +59,27 @@ class ArchiveLeaseTest {
     }
 
     /**
+     * A launch of the Flink job the lease names (a JobManager failover in application mode runs main() again under
+     * the job's fixed id) runs under that run's lease: the holder's renewals and its own checks pass, nothing is
+     * written. A launch naming another job, or none, finds no lease of its own.
+     */
+    @Test
+    void aLaunchOfTheJobTheLeaseNamesKeepsThatRunsLease() throws Exception {
+        String root = dir.toUri().toString();
+        ArchiveLease first = new ArchiveLease(root, "first-run", "archiver", Duration.ofMinutes(1)).forJob("job-j");
+        first.acquire();
+        ArchiveLease again = new ArchiveLease(root, "second-launch", "archiver", Duration.ofMinutes(1)).forJob("job-j")
+                .heldByThisJob().orElseThrow();
+        again.checkOwner();
+        first.renewIfDue();
+        again.checkOwner();
+        first.checkOwner();
+        assertThat(new ArchiveLease(root, "other", "archiver", Duration.ofMinutes(1)).forJob("job-k").heldByThisJob()).isEmpty();
+        assertThat(new ArchiveLease(root, "other", "archiver", Duration.ofMinutes(1)).heldByThisJob()).isEmpty();
+        assertThat(Files.readString(java.nio.file.Path.of(dir.toString(), "_archiver", "lease.json"))).contains("\"owner\" : \"first-run\"");
+    }
+
+    /**
      * The holder renews while another run, which sees the lease expired, takes it over, 30 times: a renewal never
      * undoes the take-over. Either the take-over came first (the renewal fails: fenced), or the renewal did (the
      * take-over then lost its write or replaced the renewed lease, and the old holder's next check fails).

@@ -46,6 +46,34 @@ class FencingITCase {
         }
     }
 
+    /**
+     * In application mode with HA a JobManager that takes over runs the job's {@code main()} again, under the job's
+     * fixed id, while it recovers the running job: that launch keeps the job's lease at once (it neither waits for
+     * it nor takes it), the job goes on renewing it and archives exactly once; a launch under another job id is
+     * refused as before. (Here the second launch runs beside the job on the MiniCluster; no application cluster with
+     * HA is started.)
+     */
+    @Test
+    void aLaunchOfTheSameJobAgainAsAJobManagerFailoverDoesKeepsItsLease() throws Exception {
+        String jobId = new org.apache.flink.api.common.JobID().toHexString();
+        Map<String, String> fixedId = Map.of("parallelism", "2", "flink.$internal.pipeline.job-id", jobId);
+        try (FaultScenario s = FaultScenario.start("fence-failover", 12_000, 3_000, fixedId)) {
+            s.awaitArchived(2_000);
+            java.util.List<String> notices = new java.util.ArrayList<>();
+            long start = System.nanoTime();
+            JobLauncher.Launch again = JobLauncher.launch(s.config(), notices::add);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to launch the same job again").isLessThan(Duration.ofSeconds(10));
+            assertThat(notices).as("the launch waited for nothing").isEmpty();
+            again.lease().checkOwner();
+
+            assertThatThrownBy(() -> JobLauncher.environment(s.config().with(Map.of(
+                            "job.name", "another archiver", "flink.$internal.pipeline.job-id", new org.apache.flink.api.common.JobID().toHexString()))))
+                    .isInstanceOf(ArchiveLease.LeaseException.class)
+                    .hasMessageContaining("Another archiver job writes to " + s.config().sinkPath());
+            s.finish();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void jobWhoseLeaseWasTakenOverIsFencedAndTheNewHolderArchivesTheRestOnce(SinkLayout layout) throws Exception {

@@ -1,0 +1,101 @@
+package io.archiver.deploy;
+
+import org.apache.logging.log4j.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The filters of Flink's known false warnings ({@code conf/flink/log4j-filters.properties}) drop exactly those
+ * messages, and every logging configuration the project ships carries them: the session cluster's, the command
+ * line's, docker compose's Flink processes, the image and the Kubernetes deployments.
+ */
+class LogConfigurationsTest {
+
+    private static final Path FILTERS = Path.of("conf", "flink", "log4j-filters.properties");
+    private static final String COLLISION =
+            "Name collision: Group already contains a Metric with the name 'pendingCommittables'. Metric will not be reported.[127.0.0.1, taskmanager, 1f2e, kafka-s3-archiver, Archive sink: Committer, 0]";
+    private static final String TRUNCATED = "The operator name Source: Kafka source -> Skip archived offsets -> Record validator -> "
+            + "Archive sink: Writer -> Archive sink: Checkpoint ids -> Archive sink: Committer exceeded the 80 characters length limit and was truncated.";
+
+    @Test
+    void theFiltersDropFlinksFalseWarningsAndKeepEveryOtherWarningOfTheirLoggers(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("cluster.log");
+        Path config = dir.resolve("log4j.properties");
+        Files.writeString(config, String.join("\n",
+                "appender.file.type = File",
+                "appender.file.name = file",
+                "appender.file.fileName = " + log,
+                "appender.file.layout.type = PatternLayout",
+                "appender.file.layout.pattern = %-5p %c - %m%n",
+                "rootLogger.level = INFO",
+                "rootLogger.appenderRef.file.ref = file",
+                Files.readString(FILTERS)));
+        LoggerContext context = Configurator.initialize("filters", config.toUri().toString());
+        try {
+            Logger metricGroup = context.getLogger("org.apache.flink.metrics.MetricGroup");
+            metricGroup.warn(COLLISION);
+            metricGroup.warn("Name collision: Group already contains a Metric with the name 'archivedFiles'. Metric will not be reported.");
+            Logger metricUtils = context.getLogger("org.apache.flink.runtime.metrics.util.MetricUtils");
+            metricUtils.warn(TRUNCATED);
+            metricUtils.warn("The operator name Window(TumblingEventTimeWindows(60000), EventTimeTrigger, AggregateFunction) exceeded the 80 characters length limit and was truncated.");
+        } finally {
+            Configurator.shutdown(context);
+        }
+        assertThat(Files.readAllLines(log)).containsExactly(
+                "WARN  org.apache.flink.metrics.MetricGroup - Name collision: Group already contains a Metric with the name 'archivedFiles'. Metric will not be reported.",
+                "WARN  org.apache.flink.runtime.metrics.util.MetricUtils - The operator name Window(TumblingEventTimeWindows(60000), EventTimeTrigger, AggregateFunction) exceeded the 80 characters length limit and was truncated.");
+    }
+
+    @Test
+    void everyShippedLoggingConfigurationCarriesTheFilters() throws Exception {
+        List<String> filters = Files.readAllLines(FILTERS).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        assertThat(filters).as("filter lines").hasSizeGreaterThanOrEqualTo(10);
+
+        try (InputStream cli = LogConfigurationsTest.class.getResourceAsStream("/archiver-log4j2.properties")) {
+            assertThat(new String(cli.readAllBytes(), StandardCharsets.UTF_8).lines().toList())
+                    .as("the command line's archiver-log4j2.properties").containsAll(filters);
+        }
+        for (String file : List.of("flink-deployment.yaml", "flink-session-job.yaml")) {
+            for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(Path.of("conf", "kubernetes", file)))) {
+                Map<?, ?> manifest = (Map<?, ?>) doc;
+                if ("FlinkDeployment".equals(manifest.get("kind"))) {
+                    Map<?, ?> logging = (Map<?, ?>) ((Map<?, ?>) manifest.get("spec")).get("logConfiguration");
+                    assertThat(logging).as("%s: spec.logConfiguration", file).isNotNull();
+                    assertThat(String.valueOf(logging.get("log4j-console.properties")).lines().toList())
+                            .as("%s: log4j-console.properties", file).containsAll(filters);
+                }
+            }
+        }
+        String appended = "cat /opt/archiver/conf/flink/log4j-filters.properties >> /opt/flink/conf/log4j-console.properties";
+        String compose = Files.readString(Path.of("docker-compose.yml"));
+        for (String process : List.of("jobmanager", "taskmanager")) {
+            assertThat(compose).as("compose's %s appends the filters", process).contains(appended + " && exec /docker-entrypoint.sh " + process);
+        }
+        assertThat(Files.readString(Path.of("conf", "kubernetes", "Dockerfile")))
+                .contains("COPY conf/flink/log4j-filters.properties")
+                .contains(">> /opt/flink/conf/log4j-console.properties");
+    }
+
+    @Test
+    void theSessionClusterAppendsTheFiltersToItsLoggingConfiguration(@TempDir Path dir) throws IOException {
+        new io.archiver.local.SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"), Path.of("target", "plugins"),
+                dir, 0, Map.of());
+        assertThat(Files.readString(dir.resolve("conf").resolve("log4j.properties")))
+                .startsWith(Files.readString(Path.of("conf", "flink", "log4j.properties")))
+                .endsWith(Files.readString(FILTERS));
+    }
+}
