@@ -14,13 +14,14 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Lists incomplete multipart uploads with the S3 API (Flink's filesystem cannot). Configured from the same
  * {@code s3.*} keys as Flink's S3 filesystem: {@code s3.endpoint}, {@code s3.path.style.access},
  * {@code s3.access-key}/{@code s3.secret-key} (else the default AWS credential chain), {@code s3.region}.
  */
-public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseable {
+public final class S3IncompleteUploads implements IncompleteUploads {
 
     private final S3Client client;
 
@@ -35,6 +36,15 @@ public final class S3IncompleteUploads implements IncompleteUploads, AutoCloseab
             return fromSettings(s3Settings, uri.getHost());
         }
         return NONE;
+    }
+
+    /**
+     * The lister for {@code root} with the S3 settings of the file system that serves it (what a job's task has:
+     * the cluster's s3.* settings and credentials); none for other file systems.
+     */
+    public static IncompleteUploads forFileSystem(String root) throws IOException {
+        Optional<S3BucketAccess> s3 = S3BucketAccess.ofFileSystem(new org.apache.flink.core.fs.Path(root));
+        return s3.<IncompleteUploads>map(access -> new S3IncompleteUploads(access.client())).orElse(NONE);
     }
 
     public static S3IncompleteUploads fromSettings(Configuration s3) {

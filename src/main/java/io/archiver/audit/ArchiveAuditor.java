@@ -135,18 +135,10 @@ public final class ArchiveAuditor {
                     c.firstUnarchived(), position, c));
         }
         Instant staleBefore = Instant.now().minus(orphanAge);
-        List<String> stale = new ArrayList<>();
-        int recent = 0;
-        List<String> cutShort = new ArrayList<>();
-        for (IncompleteUploads.Upload upload : archive.incompleteUploads()) {
-            if (listedKeys.contains(upload.key())) {
-                cutShort.add(upload.toString());
-            } else if (upload.initiated() == null || upload.initiated().isBefore(staleBefore)) {
-                stale.add(upload.toString());
-            } else {
-                recent++;
-            }
-        }
+        IncompleteUploads.Sorted uploads = IncompleteUploads.sort(archive.incompleteUploads(), listedKeys, staleBefore);
+        List<String> stale = uploads.orphaned().stream().map(IncompleteUploads.Upload::toString).toList();
+        List<String> cutShort = uploads.cutShort().stream().map(IncompleteUploads.Upload::toString).toList();
+        int recent = uploads.recent().size();
         List<String> leftovers = new ArrayList<>();
         for (ArchiveFile file : archive.uncommittedFiles()) {
             if (file.modificationTime() < staleBefore.toEpochMilli()) {

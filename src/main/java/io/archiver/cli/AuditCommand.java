@@ -46,8 +46,9 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--deep", description = "Read every record (default: Parquet files that are dense by their footer are not read).")
     boolean deep;
 
-    @Option(names = "--orphan-age", defaultValue = "PT1H",
-            description = "Incomplete uploads and temporary objects older than this are orphans; younger ones belong to a running job (default ${DEFAULT-VALUE}).")
+    @Option(names = "--orphan-age",
+            description = "Incomplete uploads and temporary objects older than this are orphans; younger ones belong to a running job "
+                    + "(default: sink.orphaned-uploads.abort-after, 24 h, after which the running job aborts them).")
     Duration orphanAge;
 
     @Mixin ConfigArgs config;
@@ -61,7 +62,7 @@ final class AuditCommand implements Callable<Integer> {
         try {
             ArchiverConfig cfg = config.load(Map.of());
             try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
-                report = audit(cfg, access, kafka, deep, orphanAge, spec.commandLine().getErr());
+                report = audit(cfg, access, kafka, deep, orphanAge == null ? cfg.orphanAge() : orphanAge, spec.commandLine().getErr());
             }
         } catch (Exception e) {
             spec.commandLine().getErr().println("Could not audit: " + e.getMessage());

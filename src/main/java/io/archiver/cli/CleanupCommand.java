@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -33,8 +32,9 @@ final class CleanupCommand implements Callable<Integer> {
     @Option(names = "--apply", description = "Really abort and delete (default: only list).")
     boolean apply;
 
-    @Option(names = "--orphan-age", defaultValue = "PT24H",
-            description = "Only what is older than this (default ${DEFAULT-VALUE}); a running job's in-progress uploads are younger than its checkpoint interval.")
+    @Option(names = "--orphan-age",
+            description = "Only what is older than this (default: sink.orphaned-uploads.abort-after, 24 h); a running job's in-progress "
+                    + "uploads are younger than its checkpoint interval.")
     Duration orphanAge;
 
     @Mixin ConfigArgs config;
@@ -45,17 +45,15 @@ final class CleanupCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ArchiverConfig cfg = config.load(Map.of());
-        Instant cutoff = Instant.now().minus(orphanAge);
+        Duration age = orphanAge == null ? cfg.orphanAge() : orphanAge;
+        Instant cutoff = Instant.now().minus(age);
         try (ArchiveAccess access = new ArchiveAccess(cfg)) {
-            List<IncompleteUploads.Upload> uploads = new ArrayList<>();
-            Set<String> listed = PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all());
-            for (IncompleteUploads.Upload u : access.uploads().list(cfg.sinkPath())) {
-                if (listed.contains(u.key())) {
-                    out.println("Keeping " + u + ": a position record lists it (a commit cut short, completed by the next start)");
-                } else if (u.initiated() == null || u.initiated().isBefore(cutoff)) {
-                    uploads.add(u);
-                }
+            IncompleteUploads.Sorted sorted = IncompleteUploads.sort(access.uploads().list(cfg.sinkPath()),
+                    PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all()), cutoff);
+            for (IncompleteUploads.Upload u : sorted.cutShort()) {
+                out.println("Keeping " + u + ": a position record lists it (a commit cut short, completed by the next start)");
             }
+            List<IncompleteUploads.Upload> uploads = sorted.orphaned();
             List<ArchiveFile> leftovers = new ArrayList<>();
             for (ArchiveFile f : ArchiveScanner.scan(cfg.sinkPath()).leftovers()) {
                 if (f.modificationTime() < cutoff.toEpochMilli()) {
@@ -78,7 +76,7 @@ final class CleanupCommand implements Callable<Integer> {
                 }
             }
             out.printf("%s %d orphaned uploads and %d leftover objects older than %s.%s%n",
-                    apply ? "Removed" : "Found", uploads.size(), leftovers.size(), orphanAge,
+                    apply ? "Removed" : "Found", uploads.size(), leftovers.size(), age,
                     apply ? "" : " Run again with --apply to remove them.");
             out.flush();
         }

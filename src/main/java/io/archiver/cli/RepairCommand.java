@@ -17,7 +17,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +90,7 @@ final class RepairCommand implements Callable<Integer> {
                                 + " timeout to see whether that job still runs.");
                     }
                     // uploads younger than a day belong to the running job: not the repair's business
-                    AuditReport before = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
+                    AuditReport before = AuditCommand.audit(cfg, access, kafka, deep, cfg.orphanAge(), err);
                     Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all());
                     List<ArchiveFile> files = ArchiveScanner.committedFiles(cfg.sinkPath());
                     Map<String, Long> modified = new HashMap<>();
@@ -116,7 +115,7 @@ final class RepairCommand implements Callable<Integer> {
                     }
                     lease.close();
                 }
-                AuditReport after = AuditCommand.audit(cfg, access, kafka, deep, Duration.ofDays(1), err);
+                AuditReport after = AuditCommand.audit(cfg, access, kafka, deep, cfg.orphanAge(), err);
                 out.printf("Audit after the repair: %s (%d missing, %d duplicated, %d archived but not in Kafka; %d dead-lettered, %d skipped)%n",
                         after.isClean() ? "CLEAN" : "FINDINGS", after.getMissing(), after.getDuplicatedOffsets(), after.getArchivedNotInKafka(),
                         after.getDeadLettered(), after.getSkipped());

@@ -133,6 +133,16 @@ public final class ArchiverConfig {
         return getOptional(ERRORS_DEAD_LETTER_PATH).orElse(defaultDeadLetterPath(sinkPath()));
     }
 
+    /**
+     * The age from which an incomplete upload or a temporary object is an orphan (audit and {@code cleanup} unless
+     * told otherwise): {@code sink.orphaned-uploads.abort-after}, after which the running job aborts it, or its
+     * default where the sweep is off.
+     */
+    public Duration orphanAge() {
+        Duration abortAfter = get(SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER);
+        return abortAfter.isZero() ? SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER.defaultValue() : abortAfter;
+    }
+
     /** Where dead letters go unless {@code errors.dead-letter.path} says otherwise: {@code <sink.path>/_dead-letter}. */
     public static String defaultDeadLetterPath(String sinkPath) {
         return sinkPath + "/_dead-letter";

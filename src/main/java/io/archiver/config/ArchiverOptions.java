@@ -76,6 +76,7 @@ public final class ArchiverOptions {
                     SinkOptions.SINK_BUCKET_CHECK_INTERVAL,
                     SinkOptions.SINK_UPLOAD_THREADS,
                     SinkOptions.SINK_COMMIT_THREADS,
+                    SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER,
                     SinkOptions.SINK_S3_ENCRYPTION,
                     SinkOptions.SINK_S3_KMS_KEY_ID,
                     CheckpointOptions.CHECKPOINT_INTERVAL,

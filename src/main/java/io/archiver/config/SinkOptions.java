@@ -86,6 +86,16 @@ public final class SinkOptions {
                             "S3 requests one committer runs at once when a checkpoint completes (position records, upload "
                                     + "completions). Raise it for many partitions and a distant S3 endpoint.");
 
+    public static final ConfigOption<Duration> SINK_ORPHANED_UPLOADS_ABORT_AFTER =
+            key("sink.orphaned-uploads.abort-after")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(24))
+                    .withDescription(
+                            "The running job aborts multipart uploads under sink.path started this long ago and neither completed nor "
+                                    + "aborted: parts of files that kills and failovers left, paid for and never visible (a commit cut short, "
+                                    + "which a start without state completes, is kept). Longer than checkpoint.timeout plus two checkpoint "
+                                    + "intervals; 0 turns the sweep off (a bucket lifecycle rule or `cleanup --apply` bounds them then).");
+
     public static final ConfigOption<S3Encryption> SINK_S3_ENCRYPTION =
             key("sink.s3.encryption")
                     .enumType(S3Encryption.class)
@@ -146,6 +156,15 @@ public final class SinkOptions {
                     "'" + SINK_LAYOUT.key() + ": per-topic' needs '" + SINK_FORMAT.key() + ": parquet' (its files hold many partitions, "
                             + "found by the row groups' statistics, which JSON Lines has not); set " + SINK_FORMAT.key()
                             + ": parquet, or " + SINK_LAYOUT.key() + ": per-partition.");
+        }
+        config.positive(SINK_ORPHANED_UPLOADS_ABORT_AFTER, !config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER).isNegative(), "a positive duration, or 0");
+        Duration abortAfter = config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER);
+        Duration inProgress = config.get(CheckpointOptions.CHECKPOINT_TIMEOUT).plus(config.get(CheckpointOptions.CHECKPOINT_INTERVAL).multipliedBy(2));
+        if (!abortAfter.isZero() && abortAfter.compareTo(inProgress) <= 0) {
+            throw new ConfigException(
+                    "'" + SINK_ORPHANED_UPLOADS_ABORT_AFTER.key() + ": " + abortAfter + "' would abort uploads of files the job is still "
+                            + "writing: set it longer than " + CheckpointOptions.CHECKPOINT_TIMEOUT.key() + " plus two "
+                            + CheckpointOptions.CHECKPOINT_INTERVAL.key() + " (" + inProgress + "), or 0 to turn the sweep off.");
         }
         if (!config.get(SINK_PART_PREFIX).matches("[a-zA-Z0-9._-]+")) {
             throw new ConfigException(

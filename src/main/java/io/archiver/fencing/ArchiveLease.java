@@ -70,6 +70,11 @@ public final class ArchiveLease implements Serializable {
         return copy;
     }
 
+    /** This lease for another thread: the same run and job, its own connection to the lease's store. */
+    public ArchiveLease copy() {
+        return forJob(flinkJob);
+    }
+
     /**
      * The lease of the run of this lease's Flink job that holds the archive now, when the lease names that job
      * ({@link #forJob}): in application mode a JobManager that takes over runs the job's {@code main()} again,

@@ -51,13 +51,14 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private final CommitMetrics metrics;
     private final LogEndProbe logEnds;
     private final ClusterCapture capture;
+    private final OrphanedUploadSweep sweep;
     /** S3 requests at once: position records written, files completed. */
     private final int requestThreads;
     private ExecutorService requestPool;
 
     ArchiveCommitter(
             Committer<FileSinkCommittable> files, SubtaskPositions positions, PendingUploads uploads, ArchiveLease lease,
-            LogEndProbe logEnds, ClusterCapture capture, MetricGroup metrics, int requestThreads) {
+            LogEndProbe logEnds, ClusterCapture capture, OrphanedUploadSweep sweep, MetricGroup metrics, int requestThreads) {
         this.files = files;
         this.uploads = uploads;
         this.requestThreads = requestThreads;
@@ -65,6 +66,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         this.lease = lease;
         this.logEnds = logEnds;
         this.capture = capture;
+        this.sweep = sweep;
         this.metrics = new CommitMetrics(metrics);
     }
 
@@ -116,6 +118,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         }
         metrics.commitDuration(millis);
         logEnds.refresh(metrics.archivedEnds(), metrics::lags);
+        sweep.committed(requests.stream().mapToLong(r -> r.getCommittable().checkpointId()).max().orElse(ArchiveCommittable.UNKNOWN_CHECKPOINT));
     }
 
     /** Writes the position records of every partition with pending files in these requests. */
@@ -206,6 +209,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         }
         logEnds.close();
         capture.close();
+        sweep.close();
         lease.close();
         files.close();
     }

