@@ -149,7 +149,8 @@ class SessionClusterITCase {
 
             S3Faults s3 = stack.s3Faults(topic);
             s3.haltCompletesAfter(0);
-            try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 2, 10_000, 200_000)) {
+            // records keep arriving (500 a second) while S3 refuses to complete the uploads
+            try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 2, 200_000, 500)) {
                 awaitFiring("ArchiverNoCommit", ofJob);
                 stack.healS3Faults(topic);
                 Await.until("ArchiverNoCommit to end once S3 completes uploads again", Duration.ofMinutes(1),
