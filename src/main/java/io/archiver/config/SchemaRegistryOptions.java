@@ -26,7 +26,7 @@ public final class SchemaRegistryOptions {
             key("schema-registry.basic-auth.username")
                     .stringType()
                     .noDefaultValue()
-                    .withDescription("User for HTTP basic authentication to the registry; ${provider:path:key} references are resolved by kafka.config.providers.");
+                    .withDescription("User for HTTP basic authentication to the registry; ${provider:path:key} references are resolved by kafka.properties.config.providers.");
 
     public static final ConfigOption<String> SCHEMA_REGISTRY_PASSWORD =
             key("schema-registry.basic-auth.password")

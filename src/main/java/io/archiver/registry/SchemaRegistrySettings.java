@@ -15,7 +15,7 @@ import static io.archiver.config.SchemaRegistryOptions.*;
 /**
  * How to reach the Schema Registry: the part of the configuration a task needs, small and serializable. Secrets
  * stay as written (usually {@code ${provider:path:key}} references) until {@link SchemaRegistryClient} resolves
- * them in the task, through the Kafka config providers of {@code kafka.config.providers}.
+ * them in the task, through the Kafka config providers of {@code kafka.properties.config.providers}.
  */
 public record SchemaRegistrySettings(
         List<String> urls,

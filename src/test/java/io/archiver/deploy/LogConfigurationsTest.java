@@ -31,6 +31,28 @@ class LogConfigurationsTest {
     private static final String TRUNCATED = "The operator name Source: Kafka source -> Skip archived offsets -> Record validator -> "
             + "Archive sink: Writer -> Archive sink: Checkpoint ids -> Archive sink: Committer exceeded the 80 characters length limit and was truncated.";
 
+    /** Per filtered logger: a message its filter drops (as Flink logs it), and another warning of it that must stay. */
+    private static final List<List<String>> DROPPED_AND_KEPT = List.of(
+            List.of("org.apache.flink.metrics.MetricGroup", COLLISION,
+                    "Name collision: Group already contains a Metric with the name 'archivedFiles'. Metric will not be reported."),
+            List.of("org.apache.flink.runtime.metrics.util.MetricUtils", TRUNCATED,
+                    "The operator name Window(TumblingEventTimeWindows(60000), EventTimeTrigger, AggregateFunction) exceeded the 80 characters length limit and was truncated."),
+            List.of("org.apache.hadoop.util.NativeCodeLoader",
+                    "Unable to load native-hadoop library for your platform... using builtin-java classes where applicable",
+                    "Loaded the native-hadoop library but it is broken"),
+            List.of("org.apache.hadoop.metrics2.impl.MetricsConfig",
+                    "Cannot locate configuration: tried hadoop-metrics2-s3a-file-system.properties,hadoop-metrics2.properties",
+                    "Metrics sink s3a failed"),
+            List.of("com.amazonaws.services.s3.internal.Mimetypes", "Unable to find 'mime.types' file in classpath",
+                    "Unable to read mime.types"),
+            List.of("org.apache.flink.client.cli.CliFrontend", "Could not load CLI class org.apache.flink.yarn.cli.FlinkYarnSessionCli.",
+                    "Could not load CLI class com.example.OurCli."),
+            List.of("org.apache.flink.runtime.jobmaster.JobMaster", "Skip setting up checkpointing for a job with dynamic graph.",
+                    "Error while processing checkpoint acknowledgement message"),
+            List.of("org.apache.flink.runtime.rpc.RpcEndpoint$MainThreadExecutor",
+                    "The scheduled executor service is shutdown and ignores the command org.apache.flink.runtime.heartbeat.DefaultHeartbeatMonitor@4543bddd",
+                    "Could not run the command"));
+
     @Test
     void theFiltersDropFlinksFalseWarningsAndKeepEveryOtherWarningOfTheirLoggers(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("cluster.log");
@@ -45,19 +67,20 @@ class LogConfigurationsTest {
                 "rootLogger.appenderRef.file.ref = file",
                 Files.readString(FILTERS)));
         LoggerContext context = Configurator.initialize("filters", config.toUri().toString());
+        List<String> kept = new java.util.ArrayList<>();
         try {
-            Logger metricGroup = context.getLogger("org.apache.flink.metrics.MetricGroup");
-            metricGroup.warn(COLLISION);
-            metricGroup.warn("Name collision: Group already contains a Metric with the name 'archivedFiles'. Metric will not be reported.");
-            Logger metricUtils = context.getLogger("org.apache.flink.runtime.metrics.util.MetricUtils");
-            metricUtils.warn(TRUNCATED);
-            metricUtils.warn("The operator name Window(TumblingEventTimeWindows(60000), EventTimeTrigger, AggregateFunction) exceeded the 80 characters length limit and was truncated.");
+            for (List<String> logger : DROPPED_AND_KEPT) {
+                Logger l = context.getLogger(logger.get(0));
+                l.warn(logger.get(1));
+                l.warn(logger.get(2));
+                kept.add("WARN  " + logger.get(0) + " - " + logger.get(2));
+            }
         } finally {
             Configurator.shutdown(context);
         }
-        assertThat(Files.readAllLines(log)).containsExactly(
-                "WARN  org.apache.flink.metrics.MetricGroup - Name collision: Group already contains a Metric with the name 'archivedFiles'. Metric will not be reported.",
-                "WARN  org.apache.flink.runtime.metrics.util.MetricUtils - The operator name Window(TumblingEventTimeWindows(60000), EventTimeTrigger, AggregateFunction) exceeded the 80 characters length limit and was truncated.");
+        assertThat(Files.readAllLines(log)).containsExactlyElementsOf(kept);
+        long filtered = Files.readAllLines(FILTERS).stream().filter(l -> l.matches("logger\\.\\w+\\.name = .*")).count();
+        assertThat(DROPPED_AND_KEPT).as("a case for every filtered logger").hasSize((int) filtered);
     }
 
     @Test

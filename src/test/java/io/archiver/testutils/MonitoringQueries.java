@@ -30,6 +30,8 @@ public final class MonitoringQueries {
     private static final Pattern DURATION = Pattern.compile("(for: |\\[|offset )(\\d+[smh])(\\]|\\s|$)", Pattern.MULTILINE);
     /** The seconds without a commit after which ArchiverNoCommit's expression holds. */
     private static final Pattern NO_COMMIT_SECONDS = Pattern.compile("(lastCommitTimestamp\\[\\w+]\\)\\) / 1000 > )(\\d+)");
+    /** The milliseconds a job is up before ArchiverCheckpointsFailing counts its failures. */
+    private static final Pattern UPTIME_MILLIS = Pattern.compile("(flink_jobmanager_job_uptime > )(\\d+)");
 
     private MonitoringQueries() {}
 
@@ -57,19 +59,21 @@ public final class MonitoringQueries {
     }
 
     /**
-     * The shipped alert rules with every duration (each {@code for}, range and offset) and the "no commit" seconds
-     * threshold scaled from the 30 s checkpoint interval they assume to {@code checkpointInterval}, as the rules file
+     * The shipped alert rules with every duration (each {@code for}, range and offset), the "no commit" seconds and
+     * the job's uptime before checkpoint failures count scaled from the 30 s checkpoint interval they assume to {@code checkpointInterval}, as the rules file
      * tells an operator to scale them: a test's job with 2 s checkpoints sees its alerts 15 times sooner. Nothing
      * else of a rule changes.
      */
     public static String alertRulesScaledTo(Duration checkpointInterval) throws IOException {
         double factor = checkpointInterval.toMillis() / (double) ASSUMED_CHECKPOINT_INTERVAL.toMillis();
         String rules = Files.readString(ALERT_RULES);
-        Matcher threshold = NO_COMMIT_SECONDS.matcher(rules);
-        if (!threshold.find()) {
-            throw new IllegalStateException("No \"no commit\" threshold (" + NO_COMMIT_SECONDS + ") in " + ALERT_RULES);
+        for (Pattern threshold : List.of(NO_COMMIT_SECONDS, UPTIME_MILLIS)) {
+            Matcher m = threshold.matcher(rules);
+            if (!m.find()) {
+                throw new IllegalStateException("No threshold " + threshold + " in " + ALERT_RULES);
+            }
+            rules = m.replaceAll(found -> found.group(1) + Math.max(1, Math.round(Long.parseLong(found.group(2)) * factor)));
         }
-        rules = threshold.replaceAll(m -> m.group(1) + Math.max(1, Math.round(Long.parseLong(m.group(2)) * factor)));
         return DURATION.matcher(rules).replaceAll(m -> {
             long seconds = Math.max(1, Math.round(Duration.parse("PT" + m.group(2).toUpperCase()).toSeconds() * factor));
             return m.group(1) + seconds + "s" + m.group(3);
