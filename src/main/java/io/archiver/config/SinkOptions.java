@@ -2,6 +2,7 @@ package io.archiver.config;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.util.TimeUtils;
 
 import java.time.Duration;
 
@@ -162,9 +163,10 @@ public final class SinkOptions {
         Duration inProgress = config.get(CheckpointOptions.CHECKPOINT_TIMEOUT).plus(config.get(CheckpointOptions.CHECKPOINT_INTERVAL).multipliedBy(2));
         if (!abortAfter.isZero() && abortAfter.compareTo(inProgress) <= 0) {
             throw new ConfigException(
-                    "'" + SINK_ORPHANED_UPLOADS_ABORT_AFTER.key() + ": " + abortAfter + "' would abort uploads of files the job is still "
-                            + "writing: set it longer than " + CheckpointOptions.CHECKPOINT_TIMEOUT.key() + " plus two "
-                            + CheckpointOptions.CHECKPOINT_INTERVAL.key() + " (" + inProgress + "), or 0 to turn the sweep off.");
+                    "'" + SINK_ORPHANED_UPLOADS_ABORT_AFTER.key() + ": " + TimeUtils.formatWithHighestUnit(abortAfter) + "' would abort "
+                            + "uploads of files the job is still writing: set it longer than " + CheckpointOptions.CHECKPOINT_TIMEOUT.key()
+                            + " plus two " + CheckpointOptions.CHECKPOINT_INTERVAL.key() + " (" + TimeUtils.formatWithHighestUnit(inProgress)
+                            + "), or 0 to turn the sweep off.");
         }
         if (!config.get(SINK_PART_PREFIX).matches("[a-zA-Z0-9._-]+")) {
             throw new ConfigException(

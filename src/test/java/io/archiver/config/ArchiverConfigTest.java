@@ -139,8 +139,8 @@ class ArchiverConfigTest {
         Map<String, String> m = validWith("sink.orphaned-uploads.abort-after", "10 min");
         assertThatThrownBy(() -> ArchiverConfig.of(m))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("'sink.orphaned-uploads.abort-after: PT10M' would abort uploads of files the job is still writing")
-                .hasMessageContaining("longer than checkpoint.timeout plus two checkpoint.interval (PT11M), or 0");
+                .hasMessageContaining("'sink.orphaned-uploads.abort-after: 10 min' would abort uploads of files the job is still writing")
+                .hasMessageContaining("longer than checkpoint.timeout plus two checkpoint.interval (11 min), or 0");
         m.put("checkpoint.timeout", "5 min");
         assertThat(ArchiverConfig.of(m).get(SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER)).isEqualTo(java.time.Duration.ofMinutes(10));
         assertThat(ArchiverConfig.of(validWith("sink.orphaned-uploads.abort-after", "0 s"))).isNotNull();
