@@ -34,12 +34,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>uploads that position records list (a commit cut short, which a start without state completes) are kept.
  * </ul>
  * What it cannot know: a checkpoint or savepoint the job did not restore, whose files were never committed; restoring
- * one older than the setting fails on its aborted uploads (docs/operations.md says so).
+ * one older than the setting fails on its aborted uploads (docs/known-limits.md says so).
  */
 final class OrphanedUploadSweep implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrphanedUploadSweep.class);
-    /** Sweeps at most this often, and at least every quarter of the age. */
+    /** The longest pause between two sweeps; a shorter age sweeps every quarter of itself. */
     private static final Duration MOST_EVERY = Duration.ofMinutes(15);
 
     /** A committer subtask that does not sweep. */

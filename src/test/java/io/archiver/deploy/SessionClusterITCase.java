@@ -91,9 +91,8 @@ class SessionClusterITCase {
     @Order(0)
     void aNormalRunFillsEveryDashboardPanelRaisesNoAlertAndLogsNoWarningOrError() throws Exception {
         SharedStack stack = SharedStack.get();
-        String topic = SharedStack.uniqueName("normal-run");
-        stack.kafka().createTopic(topic, 2);
-        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        String topic = newTopic("normal-run");
+        String root = archiveOf(topic);
         List<ArchiveRecord> records = TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 0, 2_000);
         String jobId = cluster.submit(jar(), args(topic, root, 2));
         try {
@@ -126,9 +125,8 @@ class SessionClusterITCase {
     @Order(1)
     void theShippedAlertsFireInPrometheusForRealFaults() throws Exception {
         SharedStack stack = SharedStack.get();
-        String topic = SharedStack.uniqueName("alerts");
-        stack.kafka().createTopic(topic, 2);
-        String root = "s3://" + SharedStack.BUCKET + "/" + topic;
+        String topic = newTopic("alerts");
+        String root = archiveOf(topic);
         TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 0, 500);
         List<String> args = new ArrayList<>(List.of(args(topic, root, 2)));
         args.addAll(List.of("-D", "record.value.format=json", "-D", "errors.policy=dead-letter", "-D", "restart.attempts=1000"));
@@ -301,6 +299,17 @@ class SessionClusterITCase {
             }
         }
         assertThat(leaks).isEmpty();
+    }
+
+    /** A new topic of two partitions, named after {@code name}. */
+    private static String newTopic(String name) throws Exception {
+        String topic = SharedStack.uniqueName(name);
+        SharedStack.get().kafka().createTopic(topic, 2);
+        return topic;
+    }
+
+    private static String archiveOf(String topic) {
+        return "s3://" + SharedStack.BUCKET + "/" + topic;
     }
 
     /** What the cluster's Prometheus reporters (a free port range, in place of conf/flink/config.yaml's) export right now. */
