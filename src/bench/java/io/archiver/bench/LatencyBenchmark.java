@@ -1,7 +1,8 @@
 package io.archiver.bench;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
@@ -291,7 +292,7 @@ public final class LatencyBenchmark {
         }
 
         void start() throws Exception {
-            for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
+            for (ArchiveFile f : ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed()) {
                 known.add(f.path().toString());
             }
             thread.setDaemon(true);
@@ -303,7 +304,7 @@ public final class LatencyBenchmark {
             while (!stopped) {
                 try {
                     long now = System.currentTimeMillis();
-                    for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
+                    for (ArchiveFile f : ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed()) {
                         if (!known.contains(f.path().toString())) {
                             List<ArchiveRecord> records = readIfComplete(f);
                             if (records != null) {

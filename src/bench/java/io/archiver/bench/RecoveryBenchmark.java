@@ -1,6 +1,7 @@
 package io.archiver.bench;
 
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
@@ -94,14 +95,14 @@ public final class RecoveryBenchmark {
         kafka.createTopic(name, partitions);
         Preloader.preload(kafka.bootstrapServers(), name, partitions, (long) partitions * RECORDS_PER_PARTITION, i -> null);
         String root = "s3://bench/" + name;
-        PositionStore positions = new PositionStore(s3.dataDir().resolve("bench").resolve(name).toUri().toString());
+        PositionStore positions = new PositionStore(ArchiveRoot.of(s3.dataDir().resolve("bench").resolve(name).toUri().toString()));
 
         JobClient first = JobLauncher.environment(ArchiverConfig.of(settings(name, Map.of()))).executeAsync(name);
         await("the first job to archive " + name, () -> caughtUp(positions, name, RECORDS_PER_PARTITION));
         String savepoint = first.stopWithSavepoint(false, work.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(5, TimeUnit.MINUTES);
         Preloader.preload(kafka.bootstrapServers(), name, partitions, partitions, i -> null);
-        int filesBefore = ArchiveScanner.committedFiles(dataRoot(name)).size();
+        int filesBefore = ArchiveFiles.listed(ArchiveRoot.of(dataRoot(name))).list().committed().size();
 
         Map<String, String> extra = new LinkedHashMap<>();
         if (fromSavepoint) {
@@ -114,7 +115,7 @@ public final class RecoveryBenchmark {
         JobClient second = env.executeAsync(name);
         await("a record archived after the restart", () -> {
             try {
-                return ArchiveScanner.committedFiles(dataRoot(name)).size() > filesBefore;
+                return ArchiveFiles.listed(ArchiveRoot.of(dataRoot(name))).list().committed().size() > filesBefore;
             } catch (Exception e) {
                 return false;
             }

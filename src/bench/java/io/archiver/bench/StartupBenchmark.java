@@ -1,6 +1,7 @@
 package io.archiver.bench;
 
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.fs.MetadataObjects;
@@ -88,7 +89,7 @@ public final class StartupBenchmark {
                     cutShort, tps, rounds, counter[0]));
             results.add(resume("earlier versions: a position record per partition", perPartition, tps, rounds, counter[0]));
             results.add(measure("baseline: list the archived files", rounds, counter[0], () -> {
-                int files = ArchiveScanner.committedFiles(root).size();
+                int files = ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed().size();
                 check(files == partitions * filesPerPartition, "files listed: " + files);
                 return files;
             }));
@@ -98,7 +99,7 @@ public final class StartupBenchmark {
 
     private static Result resume(String name, String positionsRoot, List<TopicPartition> tps, int rounds,
             RequestCountingBlobStore counter) throws Exception {
-        PositionRecovery recovery = new PositionRecovery(positionsRoot);
+        PositionRecovery recovery = new PositionRecovery(ArchiveRoot.of(positionsRoot));
         return measure(name, rounds, counter, () -> {
             Map<TopicPartition, Long> positions = recovery.resumePositions(tps);
             check(positions.size() == tps.size(), "positions found: " + positions.size());
@@ -112,7 +113,7 @@ public final class StartupBenchmark {
      * file).
      */
     private static void writeSubtaskPositions(String root, List<String> lastFiles, int subtasks, boolean settled) throws Exception {
-        PositionStore store = new PositionStore(root);
+        PositionStore store = new PositionStore(ArchiveRoot.of(root));
         for (int s = 0; s < subtasks; s++) {
             List<PositionRecord> commit = new ArrayList<>();
             for (int p = s; p < lastFiles.size(); p += subtasks) {

@@ -1,5 +1,6 @@
 package io.archiver.local;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.cli.ArchiverCli;
 import io.archiver.config.ArchiverConfig;
@@ -71,7 +72,7 @@ final class RestoreDemo {
 
     /** Waits until the archiver archived the group's offsets; false (said) when the deadline passes first. */
     boolean awaitGroupArchived(PrintWriter out, ArchiverConfig cfg, Instant deadline) throws Exception {
-        CaptureStore captured = new CaptureStore(cfg.sinkPath());
+        CaptureStore captured = new CaptureStore(ArchiveRoot.of(cfg));
         while (captured.groupOffsets(GROUP, null).isEmpty()) {
             if (Instant.now().isAfter(deadline)) {
                 out.println("The group's offsets were not archived in time.");

@@ -19,14 +19,14 @@ import java.util.Optional;
  * reported as leftovers, not data. A file of the per-topic layout (in a topic folder, in no partition folder)
  * is listed once per partition its footer names.
  */
-public final class ArchiveScanner {
+final class ArchiveScanner {
 
     /** Reads the footers of shared files (payload formats play no part in it). */
     private static final ArchiveFileReader SHARED_FOOTERS = new ArchiveFileReader(PayloadFormats.BYTES);
 
     private ArchiveScanner() {}
 
-    public static ArchiveListing scan(String root) throws IOException {
+    static ArchiveListing scan(String root) throws IOException {
         Path rootPath = new Path(root);
         FileSystem fs = rootPath.getFileSystem();
         List<ArchiveFile> committed = new ArrayList<>();
@@ -38,7 +38,7 @@ public final class ArchiveScanner {
         return new ArchiveListing(committed, leftovers);
     }
 
-    public static List<ArchiveFile> committedFiles(String root) throws IOException {
+    static List<ArchiveFile> committedFiles(String root) throws IOException {
         return scan(root).committed();
     }
 

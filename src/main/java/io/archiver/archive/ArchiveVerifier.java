@@ -34,8 +34,8 @@ public final class ArchiveVerifier {
     }
 
     /** Reads every record of every committed file (exact). */
-    public VerificationReport verify(String root) throws IOException {
-        return verify(root, true);
+    public VerificationReport verify(ArchiveFiles files) throws IOException {
+        return verify(files, true);
     }
 
     /**
@@ -45,25 +45,25 @@ public final class ArchiveVerifier {
      * are read by their offset column only, every JSON Lines file line by line. With {@code deep} every record
      * of every file is read and decoded in full, and the report keeps each offset's {@link RecordDigest}.
      */
-    public VerificationReport verify(String root, boolean deep) throws IOException {
-        return verify(root, ArchiveScanner.scan(root), deep, report -> {});
+    public VerificationReport verify(ArchiveFiles files, boolean deep) throws IOException {
+        return verify(files.root(), files.list(), deep, report -> {});
     }
 
     /**
-     * {@link #verify(String, boolean)} of what {@code listing} holds, handing each partition's report to {@code
+     * {@link #verify(ArchiveFiles, boolean)} of what {@code listing} holds, handing each partition's report to {@code
      * onPartition} as soon as its files are read (a partition's files are contiguous in the sorted listing), so
      * that the caller can compare it with Kafka while the next partitions are read.
      */
-    public VerificationReport verify(String root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
+    public VerificationReport verify(ArchiveRoot root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
             throws IOException {
-        return new VerificationReport(read(root, listing, deep, onPartition), listing.committed(), listing.leftovers(), uploads.list(root));
+        return new VerificationReport(read(root, listing, deep, onPartition), listing.committed(), listing.leftovers(), uploads.list(root.uri()));
     }
 
     /**
-     * The committed files of {@code listing} read as {@link #verify(String, ArchiveListing, boolean, Consumer)} reads them,
+     * The committed files of {@code listing} read as {@link #verify(ArchiveRoot, ArchiveListing, boolean, Consumer)} reads them,
      * without looking for what is not committed: a report per partition, keyed by {@code topic-partition}.
      */
-    public Map<String, PartitionReport> read(String root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
+    public Map<String, PartitionReport> read(ArchiveRoot root, ArchiveListing listing, boolean deep, Consumer<PartitionReport> onPartition)
             throws IOException {
         ArchiveFileReader reader = new ArchiveFileReader(formats);
         Map<String, PartitionReport> partitions = new TreeMap<>();

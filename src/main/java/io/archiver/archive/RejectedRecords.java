@@ -34,9 +34,6 @@ public final class RejectedRecords {
         SKIPPED
     }
 
-    /** The skip log's folder under the archive root. */
-    public static final String SKIP_LOG = "_archiver/skipped";
-
     /** The reads of dead letters and skip log entries carry their payloads as bytes, whatever the archive's formats. */
     private static final ArchiveFileReader READER = new ArchiveFileReader(PayloadFormats.BYTES);
 
@@ -56,17 +53,12 @@ public final class RejectedRecords {
         return JsonLinesFormat.suffix(JsonCompression.NONE);
     }
 
-    /** The skip log of the archive under {@code root}. */
-    public static String skipLogPath(String root) {
-        return root + "/" + SKIP_LOG;
-    }
-
     /** Reads the dead letters under {@code deadLetterPath} and the skip log of the archive under {@code root}. */
-    public static RejectedRecords read(String root, String deadLetterPath) throws IOException {
+    public static RejectedRecords read(ArchiveRoot root, String deadLetterPath) throws IOException {
         Map<String, Builder> builders = new TreeMap<>();
         Map<String, String> reasons = new HashMap<>();
         readPlace(deadLetterPath, Kind.DEAD_LETTERED, builders, reasons);
-        readPlace(skipLogPath(root), Kind.SKIPPED, builders, reasons);
+        readPlace(root.skipLog().toString(), Kind.SKIPPED, builders, reasons);
         Map<String, OfPartition> partitions = new HashMap<>();
         builders.forEach((id, b) -> partitions.put(id, b.build()));
         return new RejectedRecords(partitions);

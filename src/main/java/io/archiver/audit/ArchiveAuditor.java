@@ -1,15 +1,15 @@
 package io.archiver.audit;
 
 import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveListing;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.OffsetRuns;
 import io.archiver.archive.PartitionReport;
 import io.archiver.archive.RejectedRecords;
 import io.archiver.archive.VerificationReport;
-import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LogScanner;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
@@ -51,40 +51,29 @@ public final class ArchiveAuditor {
     private final ArchiveVerifier verifier;
     private final KafkaInspector kafka;
     private final Duration orphanAge;
-    private final Lister lister;
 
     public ArchiveAuditor(ArchiveVerifier verifier, KafkaInspector kafka, Duration orphanAge) {
-        this(verifier, kafka, orphanAge, ArchiveScanner::scan);
-    }
-
-    /** {@code lister}: lists the files under an archive root (the archive's own listing, or a test's). */
-    ArchiveAuditor(ArchiveVerifier verifier, KafkaInspector kafka, Duration orphanAge, Lister lister) {
         this.verifier = verifier;
         this.kafka = kafka;
         this.orphanAge = orphanAge;
-        this.lister = lister;
-    }
-
-    /** Lists the files under an archive root. */
-    interface Lister {
-        ArchiveListing list(String root) throws IOException;
     }
 
     /**
-     * Audits the archive under {@code root} of {@code topics}, as archived by consumer group {@code groupId}, its dead
-     * letters in the default place ({@code <root>/_dead-letter}).
+     * Audits the archive of {@code files} of {@code topics}, as archived by consumer group {@code groupId}, its dead
+     * letters in the default place ({@link ArchiveRoot#defaultDeadLetters()}).
      */
-    public AuditReport audit(String root, List<String> topics, String groupId, boolean deep) throws Exception {
-        return audit(root, ArchiverConfig.defaultDeadLetterPath(root), topics, groupId, deep, line -> {});
+    public AuditReport audit(ArchiveFiles files, List<String> topics, String groupId, boolean deep) throws Exception {
+        return audit(files, files.root().defaultDeadLetters(), topics, groupId, deep, line -> {});
     }
 
     /**
      * {@link #audit(String, List, String, boolean)} with the dead letters under {@code deadLetterPath}, telling {@code
      * progress} how far it got on long audits.
      */
-    public AuditReport audit(String root, String deadLetterPath, List<String> topics, String groupId, boolean deep,
+    public AuditReport audit(ArchiveFiles files, String deadLetterPath, List<String> topics, String groupId, boolean deep,
             Consumer<String> progress) throws Exception {
-        ArchiveListing listing = lister.list(root);
+        ArchiveRoot root = files.root();
+        ArchiveListing listing = files.list();
         RejectedRecords rejected = RejectedRecords.read(root, deadLetterPath);
         // Read after the listing: a position record is written before its files become visible, so it is never
         // older than them, and every listed record lies below the last stable offsets read now.
@@ -106,7 +95,7 @@ public final class ArchiveAuditor {
             throw e;
         }
         Map<TopicPartition, LogComparison> comparisons = comparer.finish();
-        archive = withFilesCommittedWhileListed(root, listing, archive, comparisons, state, rejected, deep, progress);
+        archive = withFilesCommittedWhileListed(files, listing, archive, comparisons, state, rejected, deep, progress);
         List<TopicPartition> partitions = new ArrayList<>(known);
         for (PartitionReport p : archive.partitions().values()) {
             TopicPartition tp = new TopicPartition(p.topic(), p.partition());
@@ -147,19 +136,19 @@ public final class ArchiveAuditor {
                 recent++;
             }
         }
-        return new AuditReport(root, deep, audits, leftovers, stale, recent, cutShort);
+        return new AuditReport(root.uri(), deep, audits, leftovers, stale, recent, cutShort);
     }
 
     /**
      * A listing is not a snapshot: S3 lists a folder page by page, and a job that commits meanwhile can put a file
      * on a page already read while its next commit's file lands on a page still to come, which shows a gap that
-     * is not there. Every file committed while the archive was listed is in a second listing, so partitions with
-     * missing records that have files the first listing lacked are read and compared again from the second one,
+     * is not there. Partitions with missing records that have files the first listing lacked
+     * ({@link ArchiveFiles#committedWhileListed}) are read and compared again from the later listing,
      * up to the last offset the first one had, or the last rejected record (read after the first listing) where that is
      * later (files committed later hold only later offsets of a partition). Updates {@code comparisons}; returns the
      * archive as read then.
      */
-    private VerificationReport withFilesCommittedWhileListed(String root, ArchiveListing listing, VerificationReport archive,
+    private VerificationReport withFilesCommittedWhileListed(ArchiveFiles files, ArchiveListing listing, VerificationReport archive,
             Map<TopicPartition, LogComparison> comparisons, Map<TopicPartition, KafkaPartitionState> state, RejectedRecords rejected,
             boolean deep, Consumer<String> progress) throws Exception {
         Set<String> gapped = new HashSet<>();
@@ -173,14 +162,13 @@ public final class ArchiveAuditor {
         }
         Set<String> listed = new HashSet<>();
         listing.committed().forEach(f -> listed.add(f.path().toString()));
-        ArchiveListing later = lister.list(root);
+        ArchiveListing later = files.committedWhileListed(listing, gapped);
         List<ArchiveFile> added = new ArrayList<>();
         Set<String> grown = new HashSet<>();
         for (ArchiveFile f : later.committed()) {
-            String id = VerificationReport.id(f.topic(), f.partition());
-            if (gapped.contains(id) && !listed.contains(f.path().toString())) {
+            grown.add(VerificationReport.id(f.topic(), f.partition()));
+            if (!listed.contains(f.path().toString())) {
                 added.add(f);
-                grown.add(id);
             }
         }
         if (grown.isEmpty()) {
@@ -197,7 +185,7 @@ public final class ArchiveAuditor {
         CommittedLogComparer again = new CommittedLogComparer(kafka, ofGrown, rejected, deep, progress);
         List<PartitionReport> reread = new ArrayList<>();
         try {
-            verifier.read(root, later.committedOf(grown), deep, report -> {
+            verifier.read(files.root(), later, deep, report -> {
                 // rejected records were read after the first listing: files committed in between may hold offsets up to theirs
                 PartitionReport first = archive.partition(report.topic(), report.partition());
                 long upTo = Math.max(first == null ? -1 : first.lastOffset(), rejected.of(report.topic(), report.partition()).last());

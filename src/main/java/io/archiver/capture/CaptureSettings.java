@@ -1,5 +1,6 @@
 package io.archiver.capture;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 
 import java.io.Serializable;
@@ -18,7 +19,7 @@ public final class CaptureSettings implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private final String root;
+    private final ArchiveRoot root;
     private final List<String> topics;
     private final String topicPattern;
     private final List<String> groups;
@@ -26,7 +27,7 @@ public final class CaptureSettings implements Serializable {
     private final String ownGroup;
     private final long intervalMillis;
 
-    private CaptureSettings(String root, List<String> topics, String topicPattern, List<String> groups, String groupPattern,
+    private CaptureSettings(ArchiveRoot root, List<String> topics, String topicPattern, List<String> groups, String groupPattern,
             String ownGroup, long intervalMillis) {
         this.root = root;
         this.topics = List.copyOf(topics);
@@ -39,7 +40,7 @@ public final class CaptureSettings implements Serializable {
 
     public static CaptureSettings of(ArchiverConfig config) {
         return new CaptureSettings(
-                config.sinkPath(),
+                ArchiveRoot.of(config),
                 config.topics(),
                 config.topicPattern().map(Pattern::pattern).orElse(null),
                 config.consumerGroups(),
@@ -57,7 +58,7 @@ public final class CaptureSettings implements Serializable {
         return root != null;
     }
 
-    String root() {
+    ArchiveRoot root() {
         return root;
     }
 

@@ -1,5 +1,6 @@
 package io.archiver.capture;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.FileSystemContext;
 import io.archiver.fs.MetadataObjects;
 
@@ -44,10 +45,10 @@ public final class CaptureStore {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH-mm-ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
-    private final Path root;
+    private final ArchiveRoot root;
 
-    public CaptureStore(String archiveRoot) {
-        this.root = new Path(new Path(archiveRoot), "_archiver");
+    public CaptureStore(ArchiveRoot root) {
+        this.root = root;
     }
 
     public void write(GroupOffsets offsets) throws IOException {
@@ -67,7 +68,7 @@ public final class CaptureStore {
     /** The groups with captured offsets. */
     public List<String> groups() throws IOException {
         List<String> groups = new ArrayList<>();
-        for (FileStatus folder : list(new Path(root, "groups"))) {
+        for (FileStatus folder : list(root.groupOffsets())) {
             groups.add(URLDecoder.decode(folder.getPath().getName(), StandardCharsets.UTF_8));
         }
         groups.sort(null);
@@ -131,11 +132,11 @@ public final class CaptureStore {
     }
 
     private Path groupFolder(String group) {
-        return new Path(new Path(root, "groups"), URLEncoder.encode(group, StandardCharsets.UTF_8));
+        return new Path(root.groupOffsets(), URLEncoder.encode(group, StandardCharsets.UTF_8));
     }
 
     private Path topicPath(String topic) {
-        return new Path(new Path(root, "topics"), URLEncoder.encode(topic, StandardCharsets.UTF_8) + ".json");
+        return new Path(root.topicSettings(), URLEncoder.encode(topic, StandardCharsets.UTF_8) + ".json");
     }
 
     private static List<FileStatus> sortedDescending(FileStatus[] entries) {

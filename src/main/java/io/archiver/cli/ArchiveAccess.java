@@ -1,5 +1,6 @@
 package io.archiver.cli;
 
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.audit.KafkaInspector;
@@ -34,6 +35,11 @@ final class ArchiveAccess implements AutoCloseable {
         S3EncryptionRequirement.fileSystemSettings(config).forEach(flink::setString); // repairs write to the archive
         JobLauncher.initializeFileSystems(flink);
         this.uploads = S3IncompleteUploads.forRoot(config.sinkPath(), flink);
+    }
+
+    /** The configured archive's files. */
+    ArchiveFiles files() {
+        return ArchiveFiles.of(config);
     }
 
     IncompleteUploads uploads() {

@@ -87,7 +87,7 @@ final class AuditCommand implements Callable<Integer> {
             PrintWriter err) throws Exception {
         List<String> topics = cfg.topics().isEmpty() ? kafka.topicsMatching(cfg.topicPattern().orElseThrow()) : cfg.topics();
         return new ArchiveAuditor(access.verifier(), kafka, orphanAge)
-                .audit(cfg.sinkPath(), cfg.deadLetterPath(), topics, cfg.get(KAFKA_GROUP_ID), deep, line -> {
+                .audit(access.files(), cfg.deadLetterPath(), topics, cfg.get(KAFKA_GROUP_ID), deep, line -> {
                     err.println(line);
                     err.flush();
                 });

@@ -1,7 +1,6 @@
 package io.archiver.cli;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.position.PositionStore;
@@ -49,13 +48,13 @@ final class CleanupCommand implements Callable<Integer> {
         Instant cutoff = Instant.now().minus(age);
         try (ArchiveAccess access = new ArchiveAccess(cfg)) {
             IncompleteUploads.Sorted sorted = IncompleteUploads.sort(access.uploads().list(cfg.sinkPath()),
-                    PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all()), cutoff);
+                    PositionStore.listedKeys(new PositionStore(access.files().root()).read().all()), cutoff);
             for (IncompleteUploads.Upload u : sorted.cutShort()) {
                 out.println("Keeping " + u + ": a position record lists it (a commit cut short, completed by the next start)");
             }
             List<IncompleteUploads.Upload> uploads = sorted.orphaned();
             List<ArchiveFile> leftovers = new ArrayList<>();
-            for (ArchiveFile f : ArchiveScanner.scan(cfg.sinkPath()).leftovers()) {
+            for (ArchiveFile f : access.files().list().leftovers()) {
                 if (f.modificationTime() < cutoff.toEpochMilli()) {
                     leftovers.add(f);
                 }

@@ -1,7 +1,6 @@
 package io.archiver.cli;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;
@@ -77,7 +76,7 @@ final class RepairCommand implements Callable<Integer> {
         try {
             ArchiverConfig cfg = config.load(Map.of());
             try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
-                ArchiveLease lease = new ArchiveLease(cfg.sinkPath(), "repair-" + UUID.randomUUID(), "repair", cfg.leaseTimeout());
+                ArchiveLease lease = new ArchiveLease(access.files().root(), "repair-" + UUID.randomUUID(), "repair", cfg.leaseTimeout());
                 Optional<String> renewing = lease.liveHolder();
                 boolean alone = apply ? takeLease(lease, out) : renewing.isEmpty();
                 try {
@@ -91,8 +90,8 @@ final class RepairCommand implements Callable<Integer> {
                     }
                     // uploads younger than a day belong to the running job: not the repair's business
                     AuditReport before = AuditCommand.audit(cfg, access, kafka, deep, cfg.orphanAge(), err);
-                    Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(cfg.sinkPath()).read().all());
-                    List<ArchiveFile> files = ArchiveScanner.committedFiles(cfg.sinkPath());
+                    Set<String> listed = alone ? Set.of() : PositionStore.listedKeys(new PositionStore(access.files().root()).read().all());
+                    List<ArchiveFile> files = access.files().list().committed();
                     Map<String, Long> modified = new HashMap<>();
                     files.forEach(f -> modified.put(f.path().toString(), f.modificationTime()));
                     RepairPlan plan = RepairPlan.of(before, listed, modified, rearchiveRejected);

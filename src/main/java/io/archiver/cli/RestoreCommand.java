@@ -1,5 +1,6 @@
 package io.archiver.cli;
 
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.archive.ArchiveFileReader;
@@ -112,11 +113,11 @@ final class RestoreCommand implements Callable<Integer> {
         if (local) {
             JobLauncher.initializeFileSystems(settings);
         }
-        RestorePlan plan = RestorePlan.of(cfg.sinkPath(), selection, new ArchiveFileReader(PayloadFormats.of(cfg)));
+        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(cfg), selection, new ArchiveFileReader(PayloadFormats.of(cfg)));
         if (plan.partitions().isEmpty()) {
             throw new ConfigException("Nothing to restore: the archive under '" + cfg.sinkPath() + "' holds no committed files"
                     + (selection.topics().isEmpty() ? "" : " of " + selection.topics()) + ". Its topics: "
-                    + RestorePlan.of(cfg.sinkPath(), RestoreSelection.parse(null, null, null), new ArchiveFileReader(PayloadFormats.of(cfg)))
+                    + RestorePlan.of(ArchiveFiles.of(cfg), RestoreSelection.parse(null, null, null), new ArchiveFileReader(PayloadFormats.of(cfg)))
                             .partitions().keySet().stream().map(tp -> tp.topic()).distinct().toList() + ".");
         }
         if (verify) {

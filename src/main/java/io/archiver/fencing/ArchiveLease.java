@@ -1,5 +1,6 @@
 package io.archiver.fencing;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.UserFacingError;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,7 +41,7 @@ public final class ArchiveLease implements Serializable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long POLL_MILLIS = 500;
 
-    private final String root;
+    private final ArchiveRoot root;
     private final String runId;
     private final String jobName;
     private final long timeoutMillis;
@@ -51,11 +52,11 @@ public final class ArchiveLease implements Serializable {
     private transient long lastRenewal;
     private transient LeaseObject object;
 
-    public ArchiveLease(String root, String runId, String jobName, Duration timeout) {
+    public ArchiveLease(ArchiveRoot root, String runId, String jobName, Duration timeout) {
         this(root, runId, jobName, timeout.toMillis(), "");
     }
 
-    private ArchiveLease(String root, String runId, String jobName, long timeoutMillis, String flinkJob) {
+    private ArchiveLease(ArchiveRoot root, String runId, String jobName, long timeoutMillis, String flinkJob) {
         this.root = root;
         this.runId = runId;
         this.jobName = jobName;
@@ -102,7 +103,7 @@ public final class ArchiveLease implements Serializable {
     }
 
     public Path path() {
-        return new Path(new Path(root), "_archiver/lease.json");
+        return root.lease();
     }
 
     /** {@link #acquire(EndedJobs, Consumer)} where no cluster can tell which jobs ended, telling nobody. */

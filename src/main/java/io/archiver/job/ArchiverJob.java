@@ -1,5 +1,6 @@
 package io.archiver.job;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.fencing.ArchiveLease;
@@ -42,7 +43,7 @@ public final class ArchiverJob {
                         .uid(SOURCE_UID)
                         .name("Kafka source");
         if (config.get(RESUME_FROM_ARCHIVE)) {
-            records = records.filter(new ArchivedOffsetFilter(new PositionRecovery(config.sinkPath())))
+            records = records.filter(new ArchivedOffsetFilter(new PositionRecovery(ArchiveRoot.of(config))))
                     .uid(ARCHIVED_FILTER_UID)
                     .name("Skip archived offsets");
         }

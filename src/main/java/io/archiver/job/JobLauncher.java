@@ -1,5 +1,6 @@
 package io.archiver.job;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.FileSystemPlugins;
 import io.archiver.fs.S3EncryptionRequirement;
@@ -7,7 +8,6 @@ import io.archiver.fencing.ArchiveLease;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptionsInternal;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -59,9 +59,10 @@ public final class JobLauncher {
             new Preflight(preflight, fileSystems).check(config);
         }
         // before the first object this run writes (the lease), also when pre-flight is off
-        S3EncryptionRequirement.of(config).verify(new Path(config.sinkPath()));
+        ArchiveRoot root = ArchiveRoot.of(config);
+        S3EncryptionRequirement.of(config).verify(root.path());
         ArchiveLease lease = new ArchiveLease(
-                config.sinkPath(), UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
+                root, UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
         Optional<String> fixedJobId = env.getConfiguration().getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID);
         Optional<ArchiveLease> held = Optional.empty();
         if (fixedJobId.isPresent()) {

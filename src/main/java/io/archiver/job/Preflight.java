@@ -1,5 +1,6 @@
 package io.archiver.job;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PositionSpec;
 import io.archiver.config.CloseNames;
@@ -37,7 +38,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -89,7 +89,7 @@ public final class Preflight {
         checkKafka(config);
         checkSchemaRegistry(config);
         checkEncryption(config);
-        checkSink(config.sinkPath());
+        checkSink(ArchiveRoot.of(config));
     }
 
     /** When payloads are decoded with a Schema Registry: one of its URLs answers, and accepts the credentials. */
@@ -261,8 +261,8 @@ public final class Preflight {
      * ({@link ProbeFileSystems}), within the timeout: a refused credential, a missing bucket or an endpoint
      * that does not answer fail here, each with what to check.
      */
-    void checkSink(String root) {
-        Path probe = new Path(root + "/_archiver/preflight-" + UUID.randomUUID());
+    void checkSink(ArchiveRoot root) {
+        Path probe = root.writeProbe();
         ExecutorService thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-preflight"));
         Future<?> write = thread.submit(() -> {
             probeWrite(probe);
@@ -275,7 +275,7 @@ public final class Preflight {
                     "The archive at '" + root + "' did not answer within " + timeout.toSeconds() + " s. Check the S3 endpoint "
                             + "(s3.endpoint) and that this machine reaches it, or raise '" + PREFLIGHT_TIMEOUT.key() + "'.");
         } catch (ExecutionException e) {
-            throw new PreflightException(sinkProblem(root, e.getCause()));
+            throw new PreflightException(sinkProblem(root.uri(), e.getCause()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PreflightException("Interrupted while checking the archive.");

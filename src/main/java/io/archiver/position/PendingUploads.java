@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.FileSystemContext;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -22,11 +23,11 @@ public final class PendingUploads implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private final String root;
+    private final ArchiveRoot root;
     private transient BucketWriter<?, ?> uploads;
 
     /** The uploads of files under {@code root}. */
-    public PendingUploads(String root) {
+    public PendingUploads(ArchiveRoot root) {
         this.root = root;
     }
 
@@ -62,7 +63,7 @@ public final class PendingUploads implements Serializable {
             BulkWriter.Factory<Object> unused = out -> {
                 throw new UnsupportedOperationException("position store never writes part files");
             };
-            uploads = new BulkBucketWriter<>(new Path(root).getFileSystem().createRecoverableWriter(), unused);
+            uploads = new BulkBucketWriter<>(root.path().getFileSystem().createRecoverableWriter(), unused);
         }
         return uploads;
     }

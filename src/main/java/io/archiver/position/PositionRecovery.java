@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.FileSystemContext;
 import io.archiver.fs.IoThreads;
 import io.archiver.fs.PoolThreads;
@@ -41,7 +42,7 @@ public final class PositionRecovery implements Serializable {
     private final PendingUploads uploads;
 
     /** Recovery of the archive under {@code root}. */
-    public PositionRecovery(String root) {
+    public PositionRecovery(ArchiveRoot root) {
         this.store = new PositionStore(root);
         this.uploads = new PendingUploads(root);
     }
@@ -49,7 +50,7 @@ public final class PositionRecovery implements Serializable {
     /** Makes the archive file system's pool threads forget this job ({@link PoolThreads}) once its reads are done. */
     public void forgetJobInPoolThreads() {
         try {
-            PoolThreads.forgetJobs(FileSystemContext.of(new Path(store.root())));
+            PoolThreads.forgetJobs(FileSystemContext.of(store.root().path()));
         } catch (IOException e) {
             // the file system could not even be looked up: it started no threads
         }

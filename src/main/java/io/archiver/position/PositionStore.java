@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.IoThreads;
 import io.archiver.fs.MetadataObjects;
 
@@ -45,19 +46,19 @@ public final class PositionStore implements Serializable {
     private static final int PARALLEL_READS = 16;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final String root;
+    private final ArchiveRoot root;
 
-    public PositionStore(String root) {
+    public PositionStore(ArchiveRoot root) {
         this.root = root;
     }
 
-    public String root() {
+    public ArchiveRoot root() {
         return root;
     }
 
     /** The positions object of a committer subtask. */
     public Path subtaskPath(int subtask) {
-        return new Path(new Path(new Path(root), "_archiver/subtask-positions"), subtask + ".json");
+        return new Path(root.subtaskPositions(), subtask + ".json");
     }
 
     /** A record of the per-partition format of earlier versions. */
@@ -97,7 +98,7 @@ public final class PositionStore implements Serializable {
      */
     public ArchivePositions read() throws IOException {
         List<Path> subtaskObjects = new ArrayList<>();
-        for (FileStatus f : list(new Path(new Path(root), "_archiver/subtask-positions"))) {
+        for (FileStatus f : list(root.subtaskPositions())) {
             if (f.getPath().getName().matches("[0-9]+\\.json")) {
                 subtaskObjects.add(f.getPath());
             }
@@ -181,7 +182,7 @@ public final class PositionStore implements Serializable {
     }
 
     private Path perPartitionFolder() {
-        return new Path(new Path(root), "_archiver/positions");
+        return root.perPartitionPositions();
     }
 
     private static List<PositionRecord> parseSubtask(byte[] bytes, Path where) throws IOException {

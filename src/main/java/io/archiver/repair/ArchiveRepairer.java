@@ -1,5 +1,6 @@
 package io.archiver.repair;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.RejectedRecords;
 import io.archiver.config.ArchiverConfig;
@@ -73,6 +74,7 @@ public final class ArchiveRepairer {
     private static final Duration STALL = Duration.ofSeconds(30);
 
     private final ArchiverConfig config;
+    private final ArchiveRoot root;
     private final ArchiveFileReader reader;
     /** The format of files archived anew from Kafka; a rewritten file keeps its own. */
     private final ArchiveFileFormat format;
@@ -88,6 +90,7 @@ public final class ArchiveRepairer {
 
     public ArchiveRepairer(ArchiverConfig config, PrintWriter log) {
         this.config = config;
+        this.root = ArchiveRoot.of(config);
         this.reader = new ArchiveFileReader(PayloadFormats.of(config));
         this.format = ArchiveFormats.configured(config);
         this.policy = config.get(ERRORS_POLICY);
@@ -109,7 +112,7 @@ public final class ArchiveRepairer {
      */
     public void apply(RepairPlan plan, List<ArchiveFile> committed, ArchiveLease lease) throws IOException {
         boolean exclusive = lease != null;
-        PositionStore positions = new PositionStore(config.sinkPath());
+        PositionStore positions = new PositionStore(root);
         ArchivePositions records = positions.read();
         Set<String> listed = PositionStore.listedKeys(records.all());
         Set<String> rewritten = new HashSet<>();
@@ -231,8 +234,8 @@ public final class ArchiveRepairer {
                                     reject(record, problem, purpose, rejectedFiles);
                                     return;
                                 }
-                                String folder = config.sinkPath() + "/"
-                                        + ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, config.get(SINK_LAYOUT));
+                                String folder = root.folder(
+                                        ArchiveLayout.bucket(record.getTopic(), record.getPartition(), record.getTimestamp(), time, config.get(SINK_LAYOUT)));
                                 write(byFolder.computeIfAbsent(folder, f -> new NewFile(f, format, config.get(SINK_LAYOUT))), record);
                             }
 
@@ -286,7 +289,7 @@ public final class ArchiveRepairer {
         }
         String place = switch (policy) {
             case DEAD_LETTER -> config.deadLetterPath();
-            case SKIP -> RejectedRecords.skipLogPath(config.sinkPath());
+            case SKIP -> root.skipLog().toString();
             case FAIL -> null;
         };
         if (place == null) {

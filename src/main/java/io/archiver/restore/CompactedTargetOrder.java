@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;
@@ -58,7 +59,7 @@ final class CompactedTargetOrder {
         }
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         // earlier runs may have written records outside this run's offsets and times: every file of the partitions
-        RestorePlan whole = RestorePlan.of(config.sinkPath(), new RestoreSelection(selection.topics(), selection.topicPattern(),
+        RestorePlan whole = RestorePlan.of(ArchiveFiles.of(config), new RestoreSelection(selection.topics(), selection.topicPattern(),
                 selection.partitions(), selection.renames(), 0, Long.MAX_VALUE, null, null, selection.repartition()), reader);
         Map<TopicPartition, Long> stale = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         for (Map.Entry<TopicPartition, RestoreHistory> e : reselected.entrySet()) {

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.GroupOffsets;
 import io.archiver.config.ArchiverConfig;
@@ -72,7 +73,7 @@ public final class GroupPlacements {
             throw new ConfigException("--consumer-groups cannot be combined with --repartition: records of many archived partitions "
                     + "share a target partition then, and a group's place in each archived partition is not one offset of the target.");
         }
-        CaptureStore store = new CaptureStore(config.sinkPath());
+        CaptureStore store = new CaptureStore(ArchiveRoot.of(config));
         List<String> captured = store.groups();
         Set<String> chosen = new LinkedHashSet<>();
         if (groups != null) {

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ConfigException;
 import io.archiver.fs.MetadataObjects;
 
@@ -39,8 +40,8 @@ final class LedgerIdentity {
         this.known = known;
     }
 
-    static LedgerIdentity of(String sinkPath, Admin admin, String topic) throws Exception {
-        Path path = new Path(new Path(sinkPath), "_archiver/restore-ledgers.json");
+    static LedgerIdentity of(ArchiveRoot archive, Admin admin, String topic) throws Exception {
+        Path path = archive.restoreLedgers();
         String cluster = admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
         Map<String, String> known = new TreeMap<>();
         Optional<byte[]> bytes = MetadataObjects.read(path);

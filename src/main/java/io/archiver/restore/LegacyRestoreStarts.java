@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.MetadataObjects;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,8 +25,8 @@ final class LegacyRestoreStarts {
     private LegacyRestoreStarts() {}
 
     /** The target partitions ({@code topic-partition}) restores without a ledger began writing into. */
-    static Set<String> targetPartitions(String sinkPath) throws IOException {
-        Path folder = new Path(new Path(sinkPath), "_archiver/restores");
+    static Set<String> targetPartitions(ArchiveRoot archive) throws IOException {
+        Path folder = archive.legacyRestoreStarts();
         FileSystem fs = folder.getFileSystem();
         Set<String> targets = new HashSet<>();
         if (!fs.exists(folder)) {

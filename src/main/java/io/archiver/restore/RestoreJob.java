@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.TopicSettings;
 import io.archiver.config.ArchiverConfig;
@@ -239,7 +240,7 @@ public final class RestoreJob {
      */
     private static void create(ArchiverConfig config, Admin admin, List<String> missing, Map<String, Integer> needed,
             Map<String, String> archivedTopics, PrintWriter out) throws Exception {
-        CaptureStore captured = new CaptureStore(config.sinkPath());
+        CaptureStore captured = new CaptureStore(ArchiveRoot.of(config));
         List<NewTopic> topics = new ArrayList<>();
         for (String target : missing) {
             Optional<TopicSettings> source = captured.topic(archivedTopics.get(target));

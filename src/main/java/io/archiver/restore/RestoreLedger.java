@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.kafka.LastStableOffsets;
@@ -97,7 +98,7 @@ public final class RestoreLedger {
     static Map<String, RestoreHistory> openForWriting(ArchiverConfig config, Admin admin, Collection<TopicPartition> targets)
             throws Exception {
         String topic = config.get(RESTORE_LEDGER_TOPIC);
-        LedgerIdentity identity = LedgerIdentity.of(config.sinkPath(), admin, topic);
+        LedgerIdentity identity = LedgerIdentity.of(ArchiveRoot.of(config), admin, topic);
         identity.check(LedgerIdentity.topicId(admin, topic));
         ensureTopic(config, admin, topic);
         identity.record(describedTopicId(admin, topic));
@@ -109,7 +110,7 @@ public final class RestoreLedger {
     static Map<String, RestoreHistory> openForReading(ArchiverConfig config, Admin admin) throws Exception {
         String topic = config.get(RESTORE_LEDGER_TOPIC);
         Optional<String> id = LedgerIdentity.topicId(admin, topic);
-        LedgerIdentity.of(config.sinkPath(), admin, topic).check(id);
+        LedgerIdentity.of(ArchiveRoot.of(config), admin, topic).check(id);
         return id.isEmpty() ? Map.of() : read(config, admin, topic);
     }
 

@@ -1,7 +1,7 @@
 package io.archiver.restore;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveFileReader;
 
 import org.apache.kafka.common.TopicPartition;
@@ -29,11 +29,11 @@ public final class RestorePlan {
         this.partitions = partitions;
     }
 
-    /** The plan of the archive under {@code root} for {@code selection}, reading each file's offsets. */
-    public static RestorePlan of(String root, RestoreSelection selection, ArchiveFileReader reader) throws IOException {
+    /** The plan of {@code archive} for {@code selection}, reading each file's offsets. */
+    public static RestorePlan of(ArchiveFiles archive, RestoreSelection selection, ArchiveFileReader reader) throws IOException {
         Map<TopicPartition, List<PlannedFile>> partitions =
                 new TreeMap<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
-        for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
+        for (ArchiveFile file : archive.list().committed()) {
             if (!selection.takes(file.topic()) || !selection.takes(file.topic(), file.partition(), 0, Long.MAX_VALUE)) {
                 continue;
             }

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.TopicDescriptions;
@@ -58,12 +59,13 @@ record RestoreProgress(String ledgerTopic, long startedAt, Map<String, String> k
 
     /** A target partition an earlier version restored into without a ledger, and that no ledger entry covers: refused. */
     private static void refuseLegacy(ArchiverConfig config, RestoreProgress progress) throws java.io.IOException {
-        Set<String> legacy = LegacyRestoreStarts.targetPartitions(config.sinkPath());
+        ArchiveRoot archive = ArchiveRoot.of(config);
+        Set<String> legacy = LegacyRestoreStarts.targetPartitions(archive);
         for (RestoreHistory history : progress.histories().values()) {
             for (String target : history.starts().keySet()) {
                 if (history.runs().isEmpty() && legacy.contains(target)) {
                     throw new io.archiver.config.ConfigException("Cannot restore into " + target + ": a restore of an earlier version of the "
-                            + "archiver wrote into it (" + config.sinkPath() + "/_archiver/restores/) and kept no ledger, so what it wrote "
+                            + "archiver wrote into it (" + archive.legacyRestoreStarts() + "/) and kept no ledger, so what it wrote "
                             + "cannot be known. Restore into a new topic (--rename), or delete and create the target again.");
                 }
             }

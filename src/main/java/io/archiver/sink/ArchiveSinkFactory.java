@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
@@ -52,7 +53,7 @@ public final class ArchiveSinkFactory {
         return new ArchiveSink(
                 build(config, config.sinkPath(), format, buckets, rolling, fileFormat.suffix(config)),
                 partFiles,
-                new PositionStore(config.sinkPath()),
+                new PositionStore(ArchiveRoot.of(config)),
                 lease,
                 config.get(MODE) == Mode.BATCH,
                 config.kafkaClientProperties(),
@@ -68,7 +69,7 @@ public final class ArchiveSinkFactory {
 
     /** The skip log's sink: the position and reason of each record {@code errors.policy: skip} rejected, as JSON Lines. */
     public static FileSinkInContext<ArchiveRecord> skipLog(ArchiverConfig config) {
-        return rejected(config, RejectedRecords.skipLogPath(config.sinkPath()));
+        return rejected(config, ArchiveRoot.of(config).skipLog().toString());
     }
 
     private static FileSinkInContext<ArchiveRecord> rejected(ArchiverConfig config, String path) {

@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.fencing.ArchiveLease;
@@ -45,7 +46,7 @@ final class OrphanedUploadSweep implements AutoCloseable {
     /** A committer subtask that does not sweep. */
     static final OrphanedUploadSweep NONE = new OrphanedUploadSweep(null, Duration.ZERO, null, OptionalLong.empty(), null);
 
-    private final String root;
+    private final ArchiveRoot root;
     private final Duration abortAfter;
     private final ArchiveLease lease;
     /** The checkpoint the job restored: the sweep starts after a later one committed. */
@@ -56,7 +57,7 @@ final class OrphanedUploadSweep implements AutoCloseable {
     private volatile boolean closed;
     private String lastFailure;
 
-    private OrphanedUploadSweep(String root, Duration abortAfter, ArchiveLease lease, OptionalLong restoredCheckpoint, Counter aborted) {
+    private OrphanedUploadSweep(ArchiveRoot root, Duration abortAfter, ArchiveLease lease, OptionalLong restoredCheckpoint, Counter aborted) {
         this.root = root;
         this.abortAfter = abortAfter;
         this.lease = lease;
@@ -70,7 +71,7 @@ final class OrphanedUploadSweep implements AutoCloseable {
      * zero {@code abortAfter} do not. The sweep checks its own copy of the run's {@code lease}, on its own thread.
      */
     static OrphanedUploadSweep forCommitter(
-            String root, Duration abortAfter, ArchiveLease lease, int subtask, OptionalLong restoredCheckpoint, MetricGroup metrics) {
+            ArchiveRoot root, Duration abortAfter, ArchiveLease lease, int subtask, OptionalLong restoredCheckpoint, MetricGroup metrics) {
         if (subtask != 0 || abortAfter.isZero()) {
             return NONE;
         }
@@ -96,11 +97,11 @@ final class OrphanedUploadSweep implements AutoCloseable {
     }
 
     private void sweep() {
-        try (IncompleteUploads uploads = S3IncompleteUploads.forFileSystem(root)) {
+        try (IncompleteUploads uploads = S3IncompleteUploads.forFileSystem(root.uri())) {
             lease.checkOwner();
             Instant before = Instant.now().minus(abortAfter);
             IncompleteUploads.Sorted sorted = IncompleteUploads.sort(
-                    uploads.list(root), PositionStore.listedKeys(new PositionStore(root).read().all()), before);
+                    uploads.list(root.uri()), PositionStore.listedKeys(new PositionStore(root).read().all()), before);
             List<IncompleteUploads.Upload> orphaned = sorted.orphaned();
             for (IncompleteUploads.Upload upload : orphaned) {
                 uploads.abort(upload);

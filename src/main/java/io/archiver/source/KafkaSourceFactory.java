@@ -1,5 +1,6 @@
 package io.archiver.source;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.Mode;
 import io.archiver.position.PositionRecovery;
@@ -76,6 +77,6 @@ public final class KafkaSourceFactory {
         if (!config.get(RESUME_FROM_ARCHIVE)) {
             return start;
         }
-        return new ArchiveOffsetsInitializer(new PositionRecovery(config.sinkPath()), start, config.get(KAFKA_START));
+        return new ArchiveOffsetsInitializer(new PositionRecovery(ArchiveRoot.of(config)), start, config.get(KAFKA_START));
     }
 }

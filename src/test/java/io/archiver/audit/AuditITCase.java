@@ -1,8 +1,10 @@
 package io.archiver.audit;
 
+import io.archiver.archive.ArchiveListing;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -86,7 +89,7 @@ class AuditITCase {
         ArchiverConfig config = ArchiverConfig.of(settings);
         JobLauncher.environment(config).executeAsync("tx").getJobExecutionResult().get(2, TimeUnit.MINUTES);
 
-        VerificationReport archive = stack.verifier(PayloadFormats.of(config)).verify(config.sinkPath());
+        VerificationReport archive = stack.verifier(PayloadFormats.of(config)).verify(ArchiveFiles.of(config));
         assertThat(archive.partition(topic, 0).holes()).as("commit markers leave offsets without records").isNotEmpty();
         Cli.Result r = Cli.run(config, "audit", "--deep");
         assertThat(r.code()).as(r.out()).isZero();
@@ -122,7 +125,7 @@ class AuditITCase {
             assertThat(r.out()).contains("Archived but not in Kafka, " + topic + "-0: 6000 records of ABORTED transactions, at ")
                     .contains("Verdict: FINDINGS. 0 missing, 0 duplicated, 6000 archived but not in Kafka");
         }
-        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", false);
+        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", false);
         PartitionAudit p = report.getPartitions().get(0);
         assertThat(p.getAbortedRecords()).isEqualTo(6_000);
         assertThat(p.getAbortedRanges()).as("one run per aborted transaction").hasSize(3);
@@ -146,7 +149,7 @@ class AuditITCase {
         Cli.Result r = Cli.run(config, "audit");
         assertThat(r.code()).as(r.out()).isZero();
         assertThat(r.out()).contains("Verdict: CLEAN");
-        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", false);
+        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", false);
         for (PartitionAudit p : report.getPartitions()) {
             assertThat(p.getLag()).as("lag of %s-%d, archived up to %d, stable at %d", topic, p.getPartition(), p.getLastOffset(),
                     p.getLastStableOffset()).isZero();
@@ -176,7 +179,7 @@ class AuditITCase {
                     .filter(rec -> rec.getOffset() < 500).count() < 500;
         });
 
-        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", true);
+        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", true);
         PartitionAudit p = report.getPartitions().get(0);
         assertThat(p.getCompactedSinceArchived()).isPositive();
         assertThat(report.isClean()).as("compacted records are history, not findings").isTrue();
@@ -188,7 +191,7 @@ class AuditITCase {
     @Test
     void deletedAndCopiedFilesAreReportedAsGapsAndDuplicates() throws Exception {
         ArchiverConfig config = backfill("audit-damaged", 4_000, Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb"));
-        List<ArchiveFile> files = ArchiveScanner.committedFiles(config.sinkPath());
+        List<ArchiveFile> files = ArchiveFiles.of(config).list().committed();
         ArchiveFile victim = ArchiveDamage.middleFile(files, 1);
         ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
         FileSystem fs = victim.path().getFileSystem();
@@ -199,7 +202,7 @@ class AuditITCase {
         System.out.println(r.out());
         assertThat(r.code()).as(r.out()).isEqualTo(1);
         assertThat(r.out()).contains("Verdict: FINDINGS").contains("Missing from " + topic(config) + "-1");
-        AuditReport report = auditor().audit(config.sinkPath(), config.topics(), "g", true);
+        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", true);
         assertThat(report.getDuplicatedOffsets()).isEqualTo(copiedRecords(copied));
     }
 
@@ -212,7 +215,7 @@ class AuditITCase {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"parquet", "jsonl"})
     void alteredContentIsFoundByTheDeepAuditAloneWithItsFields(String format) throws Exception {
         ArchiverConfig config = backfill("audit-altered-" + format, 2_000, Map.of("sink.format", format));
-        ArchiveFile victim = ArchiveScanner.committedFiles(config.sinkPath()).stream().filter(f -> f.partition() == 1).findFirst().orElseThrow();
+        ArchiveFile victim = ArchiveFiles.of(config).list().committed().stream().filter(f -> f.partition() == 1).findFirst().orElseThrow();
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         List<io.archiver.record.ArchiveRecord> records = reader.readAll(victim.path());
         List<io.archiver.record.ArchiveRecord> withHeaders = records.stream().filter(r -> r.getHeaderKeys().length > 0 && r.getValue() != null
@@ -245,11 +248,12 @@ class AuditITCase {
     @Test
     void aFileCommittedWhileTheArchiveIsListedIsNotReportedMissing() throws Exception {
         ArchiverConfig config = backfill("audit-listed", 4_000, Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb"));
-        ArchiveFile late = ArchiveDamage.middleFile(ArchiveScanner.committedFiles(config.sinkPath()), 1);
+        ArchiveFile late = ArchiveDamage.middleFile(ArchiveFiles.of(config).list().committed(), 1);
         AtomicInteger listings = new AtomicInteger();
-        ArchiveAuditor auditor = auditorMissingOnFirstListing(config, PayloadFormats.BYTES, late, listings);
+        ArchiveAuditor auditor = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.BYTES), new KafkaInspector(kafkaProps()),
+                Duration.ofHours(1));
 
-        AuditReport report = auditor.audit(config.sinkPath(), config.topics(), "g", false);
+        AuditReport report = auditor.audit(missingOnFirstListing(config, late, listings), config.topics(), "g", false);
         assertThat(listings).as("listed again for the gap").hasValue(2);
         assertThat(report.isClean()).isTrue();
         assertThat(report.getMissing()).isZero();
@@ -278,7 +282,7 @@ class AuditITCase {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         ArchiveFile last = null;
         long lastFirst = -1;
-        for (ArchiveFile f : ArchiveScanner.committedFiles(config.sinkPath())) {
+        for (ArchiveFile f : ArchiveFiles.of(config).list().committed()) {
             long first = reader.readAll(f.path()).get(0).getOffset();
             if (first > lastFirst) {
                 last = f;
@@ -287,9 +291,11 @@ class AuditITCase {
         }
         ArchiveFile late = last;
         AtomicInteger listings = new AtomicInteger();
-        ArchiveAuditor auditor = auditorMissingOnFirstListing(config, PayloadFormats.of(config), late, listings);
+        ArchiveAuditor auditor = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.of(config)), new KafkaInspector(kafkaProps()),
+                Duration.ofHours(1));
 
-        AuditReport report = auditor.audit(config.sinkPath(), config.deadLetterPath(), config.topics(), "g", false, line -> {});
+        AuditReport report = auditor.audit(missingOnFirstListing(config, late, listings), config.deadLetterPath(), config.topics(), "g", false,
+                line -> {});
         assertThat(listings).as("listed again for the gap").hasValue(2);
         assertThat(report.getMissing()).isZero();
         assertThat(report.getDeadLettered()).isEqualTo(1);
@@ -309,7 +315,7 @@ class AuditITCase {
         JobClient job = JobLauncher.environment(config).executeAsync("orphans");
         ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
         Await.until("uploads started", Duration.ofSeconds(60),
-                () -> !stack.verifier(PayloadFormats.of(config)).verify(config.sinkPath()).incompleteUploads().isEmpty());
+                () -> !stack.verifier(PayloadFormats.of(config)).verify(ArchiveFiles.of(config)).incompleteUploads().isEmpty());
         job.cancel().get(1, TimeUnit.MINUTES);
         assertThat(counter.count()).as("nothing committed without a checkpoint").isZero();
 
@@ -321,7 +327,7 @@ class AuditITCase {
         Cli.Result apply = Cli.run(config, "cleanup", "--orphan-age=PT0S", "--apply");
         assertThat(apply.code()).as(apply.out()).isZero();
         assertThat(apply.out()).contains("Aborting");
-        assertThat(stack.verifier(PayloadFormats.of(config)).verify(config.sinkPath()).incompleteUploads()).isEmpty();
+        assertThat(stack.verifier(PayloadFormats.of(config)).verify(ArchiveFiles.of(config)).incompleteUploads()).isEmpty();
     }
 
     @Test
@@ -351,24 +357,32 @@ class AuditITCase {
     // ------------------------------------------------------------------ helpers
 
     /**
-     * An auditor whose first listing lacks {@code late} (moved aside while it lists), as a listing that pages past a file
-     * committed meanwhile; later listings are whole. {@code listings} counts them.
+     * The archive's files, whose first listing lacks {@code late} (moved aside while it lists), as a listing that pages past
+     * a file committed meanwhile; later listings are whole. {@code listings} counts them.
      */
-    private static ArchiveAuditor auditorMissingOnFirstListing(ArchiverConfig config, PayloadFormats formats, ArchiveFile late,
-            AtomicInteger listings) throws Exception {
+    private static ArchiveFiles missingOnFirstListing(ArchiverConfig config, ArchiveFile late, AtomicInteger listings) throws Exception {
         Path aside = new Path(new Path(config.sinkPath()).getParent(), "aside-" + late.path().getName());
         FileSystem fs = late.path().getFileSystem();
-        return new ArchiveAuditor(SharedStack.get().verifier(formats), new KafkaInspector(kafkaProps()), Duration.ofHours(1), root -> {
-            if (listings.getAndIncrement() > 0) {
-                return ArchiveScanner.scan(root);
+        ArchiveFiles listed = ArchiveFiles.of(config);
+        return new ArchiveFiles() {
+            @Override
+            public ArchiveRoot root() {
+                return listed.root();
             }
-            assertThat(fs.rename(late.path(), aside)).isTrue();
-            try {
-                return ArchiveScanner.scan(root);
-            } finally {
-                assertThat(fs.rename(aside, late.path())).isTrue();
+
+            @Override
+            public ArchiveListing list() throws IOException {
+                if (listings.getAndIncrement() > 0) {
+                    return listed.list();
+                }
+                assertThat(fs.rename(late.path(), aside)).isTrue();
+                try {
+                    return listed.list();
+                } finally {
+                    assertThat(fs.rename(aside, late.path())).isTrue();
+                }
             }
-        });
+        };
     }
 
     private static ArchiveAuditor auditor() {
@@ -388,7 +402,7 @@ class AuditITCase {
     /** True when a file whose footer says it is dense holds an offset outside {@code offsets}. */
     private static boolean denseFileWithAnOffsetNotIn(ArchiverConfig config, java.util.Set<Long> offsets) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
-        for (ArchiveFile f : ArchiveScanner.committedFiles(config.sinkPath())) {
+        for (ArchiveFile f : ArchiveFiles.of(config).list().committed()) {
             long[] stats = reader.offsetStatistics(f.path());
             if (stats != null && stats[1] - stats[0] + 1 == stats[2]
                     && reader.readAll(f.path()).stream().anyMatch(r -> !offsets.contains(r.getOffset()))) {

@@ -1,5 +1,7 @@
 package io.archiver.audit;
 
+import io.archiver.archive.ArchiveRoot;
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.RejectedRecords;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
@@ -84,12 +86,12 @@ class RejectedRecordsITCase {
                     .contains("value is not valid JSON").contains("--rearchive-rejected");
         }
         AuditReport report = new ArchiveAuditor(stack.verifier(PayloadFormats.of(config)), new KafkaInspector(client()), Duration.ofHours(1))
-                .audit(config.sinkPath(), config.deadLetterPath(), config.topics(), "g", true, line -> {});
+                .audit(ArchiveFiles.of(config), config.deadLetterPath(), config.topics(), "g", true, line -> {});
         assertThat(report.getMissing()).isZero();
         assertThat(report.getPartitions()).allSatisfy(p -> assertThat(p.getLag()).as("lag of %s", p.getPartition()).isZero());
         assertThat(policy == ErrorPolicy.SKIP ? report.getSkipped() : report.getDeadLettered()).isEqualTo(4);
         if (policy == ErrorPolicy.SKIP) {
-            List<ArchiveRecord> log = ArchiveAssertions.archived(RejectedRecords.skipLogPath(config.sinkPath()), PayloadFormats.BYTES);
+            List<ArchiveRecord> log = ArchiveAssertions.archived(ArchiveRoot.of(config).skipLog().toString(), PayloadFormats.BYTES);
             assertThat(log).extracting(ArchiveRecord::toString).containsExactlyInAnyOrderElementsOf(bad);
             assertThat(log).allSatisfy(entry -> {
                 assertThat(entry.getKey()).as("no key in the skip log").isNull();

@@ -1,5 +1,6 @@
 package io.archiver.capture;
 
+import io.archiver.archive.ArchiveRoot;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class CaptureStoreTest {
 
     @Test
     void aPointInTimeFindsTheLastCaptureAtOrBeforeItAcrossDays() throws Exception {
-        CaptureStore store = new CaptureStore(new Path(dir.toURI()).toString());
+        CaptureStore store = new CaptureStore(ArchiveRoot.of(new Path(dir.toURI()).toString()));
         TopicPartition tp = new TopicPartition("orders", 0);
         String group = "billing/eu west";
         store.write(new GroupOffsets(group, Instant.parse("2026-11-29T23:59:59.500Z"), Map.of(tp, 10L)));
@@ -34,7 +35,7 @@ class CaptureStoreTest {
 
     @Test
     void topicSettingsReadBackAsWritten() throws Exception {
-        CaptureStore store = new CaptureStore(new Path(dir.toURI()).toString());
+        CaptureStore store = new CaptureStore(ArchiveRoot.of(new Path(dir.toURI()).toString()));
         TopicSettings settings = new TopicSettings("orders.eu", 12, Map.of("cleanup.policy", "compact", "retention.ms", "-1"));
         store.write(settings);
         assertThat(store.topic("orders.eu")).contains(settings);

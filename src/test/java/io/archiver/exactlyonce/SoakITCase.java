@@ -1,5 +1,6 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.SinkLayout;
 import io.archiver.record.ArchiveRecord;
@@ -95,7 +96,7 @@ class SoakITCase {
             }
             List<ArchiveRecord> inKafka = s.drain();
             PayloadFormats formats = PayloadFormats.of(s.config());
-            VerificationReport report = SharedStack.get().verifier(formats).verify(s.config().sinkPath());
+            VerificationReport report = SharedStack.get().verifier(formats).verify(ArchiveFiles.of(s.config()));
             Map<String, List<Long>> expected = new TreeMap<>();
             for (ArchiveRecord r : inKafka) {
                 expected.computeIfAbsent(VerificationReport.id(r.getTopic(), r.getPartition()), k -> new ArrayList<>()).add(r.getOffset());

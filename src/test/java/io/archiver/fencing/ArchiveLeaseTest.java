@@ -1,5 +1,6 @@
 package io.archiver.fencing;
 
+import io.archiver.archive.ArchiveRoot;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,8 +41,8 @@ class ArchiveLeaseTest {
         int lostWrites = 0;
         for (int round = 0; round < 30; round++) {
             writeLease(root, "crashed-run", System.currentTimeMillis() - 3_600_000);
-            ArchiveLease a = new ArchiveLease(root, "run-a-" + round, "a", Duration.ofMinutes(1));
-            ArchiveLease b = new ArchiveLease(root, "run-b-" + round, "b", Duration.ofMinutes(1));
+            ArchiveLease a = new ArchiveLease(ArchiveRoot.of(root), "run-a-" + round, "a", Duration.ofMinutes(1));
+            ArchiveLease b = new ArchiveLease(ArchiveRoot.of(root), "run-b-" + round, "b", Duration.ofMinutes(1));
             List<Object> outcomes = race(() -> acquireWithoutWaiting(a), () -> acquireWithoutWaiting(b));
             assertThat(outcomes).as("round %d: %s", round, outcomes).containsOnlyOnce(HELD);
             ArchiveLease winner = outcomes.get(0) == HELD ? a : b;
@@ -66,16 +67,16 @@ class ArchiveLeaseTest {
     @Test
     void aLaunchOfTheJobTheLeaseNamesKeepsThatRunsLease() throws Exception {
         String root = dir.toUri().toString();
-        ArchiveLease first = new ArchiveLease(root, "first-run", "archiver", Duration.ofMinutes(1)).forJob("job-j");
+        ArchiveLease first = new ArchiveLease(ArchiveRoot.of(root), "first-run", "archiver", Duration.ofMinutes(1)).forJob("job-j");
         first.acquire();
-        ArchiveLease again = new ArchiveLease(root, "second-launch", "archiver", Duration.ofMinutes(1)).forJob("job-j")
+        ArchiveLease again = new ArchiveLease(ArchiveRoot.of(root), "second-launch", "archiver", Duration.ofMinutes(1)).forJob("job-j")
                 .heldByThisJob().orElseThrow();
         again.checkOwner();
         first.renewIfDue();
         again.checkOwner();
         first.checkOwner();
-        assertThat(new ArchiveLease(root, "other", "archiver", Duration.ofMinutes(1)).forJob("job-k").heldByThisJob()).isEmpty();
-        assertThat(new ArchiveLease(root, "other", "archiver", Duration.ofMinutes(1)).heldByThisJob()).isEmpty();
+        assertThat(new ArchiveLease(ArchiveRoot.of(root), "other", "archiver", Duration.ofMinutes(1)).forJob("job-k").heldByThisJob()).isEmpty();
+        assertThat(new ArchiveLease(ArchiveRoot.of(root), "other", "archiver", Duration.ofMinutes(1)).heldByThisJob()).isEmpty();
         assertThat(Files.readString(java.nio.file.Path.of(dir.toString(), "_archiver", "lease.json"))).contains("\"owner\" : \"first-run\"");
     }
 
@@ -89,10 +90,10 @@ class ArchiveLeaseTest {
         String root = dir.toUri().toString();
         for (int round = 0; round < 30; round++) {
             writeLease(root, "crashed-run", System.currentTimeMillis() - 3_600_000);
-            ArchiveLease holder = new ArchiveLease(root, "holder-" + round, "holder", Duration.ofMinutes(1));
+            ArchiveLease holder = new ArchiveLease(ArchiveRoot.of(root), "holder-" + round, "holder", Duration.ofMinutes(1));
             holder.acquire();
             // a run for which a lease not renewed for 1 ms is expired: it takes over whatever the holder does
-            ArchiveLease taker = new ArchiveLease(root, "taker-" + round, "taker", Duration.ofMillis(1));
+            ArchiveLease taker = new ArchiveLease(ArchiveRoot.of(root), "taker-" + round, "taker", Duration.ofMillis(1));
             Thread.sleep(2);
             List<Object> outcomes = race(() -> {
                 holder.renewIfDue();

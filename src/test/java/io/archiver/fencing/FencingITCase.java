@@ -1,5 +1,6 @@
 package io.archiver.fencing;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.testutils.FaultScenario;
@@ -137,9 +138,9 @@ class FencingITCase {
         }
         // and through the lease: a holder whose lease another run took over is fenced at its next renewal
         writeLease(root, "crashed-run", System.currentTimeMillis() - 3_600_000);
-        ArchiveLease holder = new ArchiveLease(root, "holder", "holder", Duration.ofMinutes(1));
+        ArchiveLease holder = new ArchiveLease(ArchiveRoot.of(root), "holder", "holder", Duration.ofMinutes(1));
         holder.acquire();
-        ArchiveLease taker = new ArchiveLease(root, "taker", "taker", Duration.ofMillis(1));
+        ArchiveLease taker = new ArchiveLease(ArchiveRoot.of(root), "taker", "taker", Duration.ofMillis(1));
         Thread.sleep(2); // the holder's lease is older than the taker's timeout
         taker.acquire();
         assertThatThrownBy(holder::renewIfDue).hasMessageContaining("was fenced off");

@@ -1,5 +1,6 @@
 package io.archiver.job;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fencing.ArchiveLease;
 
@@ -54,7 +55,7 @@ class ArchiverJobUidsTest {
 
     private static Map<String, String> uidsAndNames(Map<String, String> settings) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        ArchiverJob.build(env, ArchiverConfig.of(settings), new ArchiveLease("s3://bucket/archive", "run", "uids", Duration.ofMinutes(1)));
+        ArchiverJob.build(env, ArchiverConfig.of(settings), new ArchiveLease(ArchiveRoot.of("s3://bucket/archive"), "run", "uids", Duration.ofMinutes(1)));
         return env.getStreamGraph().getStreamNodes().stream()
                 .collect(Collectors.toMap(StreamNode::getTransformationUID, StreamNode::getOperatorName));
     }

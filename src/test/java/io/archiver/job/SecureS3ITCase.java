@@ -1,5 +1,6 @@
 package io.archiver.job;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
@@ -177,7 +178,7 @@ class SecureS3ITCase {
 
         // a TaskManager whose settings differ from the submitting side's: the sink refuses to start
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(JobSettings.of(config));
-        ArchiverJob.build(env, config, new ArchiveLease(root, UUID.randomUUID().toString(), "sse-missing", Duration.ofSeconds(3)));
+        ArchiverJob.build(env, config, new ArchiveLease(ArchiveRoot.of(root), UUID.randomUUID().toString(), "sse-missing", Duration.ofSeconds(3)));
         JobClient job = env.executeAsync("sse-missing");
         Throwable failure = null;
         try {

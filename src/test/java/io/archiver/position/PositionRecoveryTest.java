@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.MetadataObjects;
 
 import org.apache.flink.core.fs.FileSystem;
@@ -111,7 +112,7 @@ class PositionRecoveryTest {
     }
 
     private PositionRecovery recovery() {
-        return new PositionRecovery(dir.toURI().toString());
+        return new PositionRecovery(ArchiveRoot.of(dir.toURI().toString()));
     }
 
     private static Optional<Long> resume(PositionRecovery recovery, int partition) throws IOException {
@@ -132,12 +133,12 @@ class PositionRecoveryTest {
         out.write(content);
         RecoverableWriter.CommitRecoverable commit = out.closeForCommit().getRecoverable();
         OutputStreamBasedPendingFileRecoverable pending = new OutputStreamBasedPendingFileRecoverable(commit, target, content.length);
-        return new PendingUploads(dir.toURI().toString()).pendingFile(pending, first, last, last - first + 1);
+        return new PendingUploads(ArchiveRoot.of(dir.toURI().toString())).pendingFile(pending, first, last, last - first + 1);
     }
 
     /** Commits {@code file} as a completed checkpoint would have. */
     private PositionRecord.PendingFile committed(PositionRecord.PendingFile file) throws IOException {
-        PositionStore scratch = new PositionStore(new File(dir, "scratch").toURI().toString());
+        PositionStore scratch = new PositionStore(ArchiveRoot.of(new File(dir, "scratch").toURI().toString()));
         new SubtaskPositions(scratch, 0).write(List.of(new PositionRecord("orders", 0, file.lastOffset() + 1, 6, List.of(file))));
         new PositionRecovery(scratch.root()).resumePositions(List.of(new TopicPartition("orders", 0)));
         return file;

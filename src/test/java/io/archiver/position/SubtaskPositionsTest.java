@@ -1,5 +1,6 @@
 package io.archiver.position;
 
+import io.archiver.archive.ArchiveRoot;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,7 +123,7 @@ class SubtaskPositionsTest {
     }
 
     private PositionStore store() {
-        return new PositionStore(dir.toURI().toString());
+        return new PositionStore(ArchiveRoot.of(dir.toURI().toString()));
     }
 
     private static TopicPartition tp(int partition) {

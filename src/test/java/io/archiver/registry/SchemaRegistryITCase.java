@@ -2,7 +2,8 @@ package io.archiver.registry;
 
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedSchemaRegistry;
@@ -246,7 +247,7 @@ class SchemaRegistryITCase {
 
         // a record of an Avro file altered (a valid payload of the same schema, another customer): the file holds only its
         // typed columns, from which a deep audit rebuilds the payload and finds it unlike Kafka's; nothing else does
-        ArchiveFile file = ArchiveScanner.committedFiles(config.sinkPath()).stream().filter(f -> {
+        ArchiveFile file = ArchiveFiles.of(config).list().committed().stream().filter(f -> {
             try {
                 return new ArchiveFileReader(PayloadFormats.of(config)).readAll(f.path()).stream().anyMatch(r -> schemaId(r) == avroId);
             } catch (java.io.IOException e) {
@@ -688,7 +689,7 @@ class SchemaRegistryITCase {
 
     /** The archive's committed Parquet files, copied into a local folder with their relative paths, for DuckDB. */
     private Path copyArchive(String root) throws Exception {
-        for (ArchiveFile f : ArchiveScanner.committedFiles(root)) {
+        for (ArchiveFile f : ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed()) {
             Path target = local.resolve(f.path().toString().substring(root.length() + 1));
             Files.createDirectories(target.getParent());
             FileSystem fs = f.path().getFileSystem();

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.GroupOffsets;
 import io.archiver.capture.TopicSettings;
@@ -80,7 +81,7 @@ class ConsumerGroupRestoreITCase {
         settings.put("kafka.consumer-groups.interval", "200 ms");
         settings.put("parallelism", "4"); // more subtasks than partitions: the capturing one may read none
         ArchiverConfig config = ArchiverConfig.of(settings);
-        CaptureStore captured = new CaptureStore(config.sinkPath());
+        CaptureStore captured = new CaptureStore(ArchiveRoot.of(config));
         JobClient job = JobLauncher.environment(config).executeAsync("archive " + topic);
         try {
             Jobs.awaitWhileRunning(job, "every record archived and the group's offsets captured", Duration.ofMinutes(2),

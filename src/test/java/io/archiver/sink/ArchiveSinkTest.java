@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.config.JsonCompression;
 import io.archiver.config.SinkLayout;
@@ -132,7 +133,7 @@ class ArchiveSinkTest {
 
         assertThat(requests).allSatisfy(r -> assertThat(r.signal).isNull());
         assertThat(visibleFiles()).hasSize(1);
-        PositionRecord position = new PositionStore(root()).read().record(new TopicPartition("orders", 3)).orElseThrow();
+        PositionRecord position = new PositionStore(ArchiveRoot.of(root())).read().record(new TopicPartition("orders", 3)).orElseThrow();
         assertThat(position.nextOffset()).isEqualTo(150);
         assertThat(position.checkpointId()).isEqualTo(7);
         assertThat(position.files()).as("the commit is complete: nothing for a start without state to check").isEmpty();
@@ -150,7 +151,7 @@ class ArchiveSinkTest {
         commit(sink, writer.prepareCommit(), 3);
 
         assertThat(visibleFiles()).hasSize(2);
-        assertThat(new PositionStore(root()).read().record(new TopicPartition("orders", 0)).orElseThrow().nextOffset()).isEqualTo(501);
+        assertThat(new PositionStore(ArchiveRoot.of(root())).read().record(new TopicPartition("orders", 0)).orElseThrow().nextOffset()).isEqualTo(501);
     }
 
     @Test
@@ -160,14 +161,14 @@ class ArchiveSinkTest {
         writer.write(record("orders", 0, 1), NO_CONTEXT);
         Collection<ArchiveCommittable> committables = writer.prepareCommit();
         // another job takes over the archive (as after this one stopped renewing)
-        new ArchiveLease(root(), "this-run", "test job", Duration.ofMinutes(1)).release();
-        new ArchiveLease(root(), "other-run", "other job", Duration.ofMinutes(1)).acquire();
+        new ArchiveLease(ArchiveRoot.of(root()), "this-run", "test job", Duration.ofMinutes(1)).release();
+        new ArchiveLease(ArchiveRoot.of(root()), "other-run", "other job", Duration.ofMinutes(1)).acquire();
 
         assertThatThrownBy(() -> commit(sink, committables, 1))
                 .isInstanceOf(ArchiveLease.LeaseException.class)
                 .hasMessageContaining("fenced off");
         assertThat(visibleFiles()).isEmpty();
-        assertThat(new PositionStore(root()).read().record(new TopicPartition("orders", 0))).isEmpty();
+        assertThat(new PositionStore(ArchiveRoot.of(root())).read().record(new TopicPartition("orders", 0))).isEmpty();
         assertThatThrownBy(() -> writer.snapshotState(2)).isInstanceOf(ArchiveLease.LeaseException.class);
     }
 
@@ -177,7 +178,7 @@ class ArchiveSinkTest {
 
     /** A sink as a job deserializes it, its files rolled at {@code maxPartSize} bytes and at every barrier. */
     private ArchiveSink sink(long maxPartSize) throws Exception {
-        ArchiveLease lease = new ArchiveLease(root(), "this-run", "test job", Duration.ofMinutes(1));
+        ArchiveLease lease = new ArchiveLease(ArchiveRoot.of(root()), "this-run", "test job", Duration.ofMinutes(1));
         lease.acquire();
         JsonLinesWriterFactory format = new JsonLinesWriterFactory(PayloadFormats.BYTES, JsonCompression.NONE, 0);
         ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(TimePartitioning.NONE, SinkLayout.PER_PARTITION);
@@ -189,7 +190,7 @@ class ArchiveSinkTest {
                         OutputFileConfig.builder().withPartSuffix(".jsonl").build(), 60_000, 1,
                         S3EncryptionRequirement.none()),
                 new PartFiles(format, buckets, rolling, 0, 0),
-                new PositionStore(root()), lease, false, noKafka, 2, CaptureSettings.none(), Duration.ZERO);
+                new PositionStore(ArchiveRoot.of(root())), lease, false, noKafka, 2, CaptureSettings.none(), Duration.ZERO);
         return InstantiationUtil.clone(sink);
     }
 

@@ -1,7 +1,7 @@
 package io.archiver.sink;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
@@ -61,7 +61,7 @@ class BufferMemoryITCase {
         }
         assertExactlyOnce(config.sinkPath(), formats, produced);
         ArchiveFileReader reader = new ArchiveFileReader(formats);
-        List<ArchiveFile> files = ArchiveScanner.committedFiles(config.sinkPath());
+        List<ArchiveFile> files = ArchiveFiles.of(config).list().committed();
         // each subtask's two open files share 1 MB: a file closes once it holds about half of it (~250 records)
         assertThat(files).hasSizeGreaterThan(RECORDS / 600);
         for (ArchiveFile f : files) {

@@ -1,7 +1,8 @@
 package io.archiver.testutils;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.VerificationReport;
 import io.archiver.archive.ArchiveFileReader;
@@ -25,7 +26,7 @@ public final class ArchiveAssertions {
     public static List<ArchiveRecord> archived(String root, PayloadFormats formats) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(formats);
         List<ArchiveRecord> out = new ArrayList<>();
-        for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
+        for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed()) {
             file.read(reader, out::add);
         }
         return out;
@@ -78,7 +79,7 @@ public final class ArchiveAssertions {
     /** {@link #assertExactlyOnce(String, PayloadFormats, List, boolean)} with {@code verifier} (of {@code formats}). */
     public static VerificationReport assertExactlyOnce(ArchiveVerifier verifier, PayloadFormats formats, String root,
             List<ArchiveRecord> produced, boolean compacted) throws Exception {
-        VerificationReport report = verifier.verify(root);
+        VerificationReport report = verifier.verify(ArchiveFiles.listed(ArchiveRoot.of(root)));
         Map<String, List<Long>> expectedOffsets = new TreeMap<>();
         Map<String, ArchiveRecord> expected = new HashMap<>();
         for (ArchiveRecord r : produced) {

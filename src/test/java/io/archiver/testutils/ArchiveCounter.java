@@ -1,7 +1,8 @@
 package io.archiver.testutils;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveScanner;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.record.PayloadFormats;
 
@@ -25,7 +26,7 @@ public final class ArchiveCounter {
 
     public synchronized long count() throws Exception {
         long total = 0;
-        for (ArchiveFile file : ArchiveScanner.committedFiles(root)) {
+        for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed()) {
             Long n = counted.get(file.toString());
             if (n == null) {
                 n = file.shared() ? file.offsetStatistics(reader)[2] : reader.count(file.path());

@@ -1,5 +1,6 @@
 package io.archiver.testutils;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionStore;
@@ -22,7 +23,7 @@ public final class PositionProbe {
     private final int partitions;
 
     public PositionProbe(String root, String topic, int partitions) {
-        this.store = new PositionStore(root);
+        this.store = new PositionStore(ArchiveRoot.of(root));
         this.topic = topic;
         this.partitions = partitions;
     }

@@ -1,0 +1,134 @@
+package io.archiver.archive;
+
+import io.archiver.config.ArchiverConfig;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.Serializable;
+import java.util.UUID;
+
+/**
+ * Where an archive lives ({@code sink.path}) and the name of every object in it, so that no other class joins
+ * paths under a root by hand:
+ * <ul>
+ *   <li>the data files, in the folders of the {@link ArchiveLayout} ({@code topic=…/…}, {@link #folder});</li>
+ *   <li>the archiver's own objects under {@value #METADATA}/: the {@linkplain #lease() lease}, the
+ *       {@linkplain #subtaskPositions() position records} (and the {@linkplain #perPartitionPositions() older
+ *       per-partition ones}), the {@linkplain #skipLog() skip log}, the captured {@linkplain #groupOffsets() group
+ *       offsets} and {@linkplain #topicSettings() topic settings}, the {@linkplain #restoreLedgers() restore
+ *       ledgers' identities} (and the {@linkplain #legacyRestoreStarts() start objects of 0.1.x restores}) and
+ *       the pre-flight {@linkplain #writeProbe() write probes};</li>
+ *   <li>the dead letters' default place ({@link ArchiverConfig#defaultDeadLetterPath}).</li>
+ * </ul>
+ * Names starting with {@code _} are never data: the archive's readers and query engines skip them.
+ */
+public final class ArchiveRoot implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The folder of the archiver's own objects. */
+    public static final String METADATA = "_archiver";
+
+    private final String uri;
+
+    private ArchiveRoot(String uri) {
+        this.uri = uri;
+    }
+
+    /** The archive at {@code uri} ({@code s3://bucket/prefix}, {@code file:///…}); a trailing slash is dropped. */
+    public static ArchiveRoot of(String uri) {
+        String u = uri;
+        while (u.endsWith("/") && !u.endsWith("//")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        return new ArchiveRoot(u);
+    }
+
+    /** The archive of a configuration ({@code sink.path}). */
+    public static ArchiveRoot of(ArchiverConfig config) {
+        return of(config.sinkPath());
+    }
+
+    /** The root as configured, without a trailing slash. */
+    public String uri() {
+        return uri;
+    }
+
+    public Path path() {
+        return new Path(uri);
+    }
+
+    /** The data folder of a bucket of the {@link ArchiveLayout} ({@code topic=t/partition=p/date=…}). */
+    public String folder(String bucket) {
+        return uri + "/" + bucket;
+    }
+
+    /** The lease naming the one job that writes the archive. */
+    public Path lease() {
+        return metadata("lease.json");
+    }
+
+    /** The folder of the position records, one object per committer subtask. */
+    public Path subtaskPositions() {
+        return metadata("subtask-positions");
+    }
+
+    /** The folder of the position records of versions before 0.2, one object per partition. */
+    public Path perPartitionPositions() {
+        return metadata("positions");
+    }
+
+    /** The skip log: where skipped records are recorded (positions and reasons, no payload). */
+    public Path skipLog() {
+        return metadata("skipped");
+    }
+
+    /** The folder of captured consumer group offsets. */
+    public Path groupOffsets() {
+        return metadata("groups");
+    }
+
+    /** The folder of captured topic settings. */
+    public Path topicSettings() {
+        return metadata("topics");
+    }
+
+    /** The map from each restore target's ledger topic to its topic id. */
+    public Path restoreLedgers() {
+        return metadata("restore-ledgers.json");
+    }
+
+    /** The folder of the start objects restores of 0.1.x wrote. */
+    public Path legacyRestoreStarts() {
+        return metadata("restores");
+    }
+
+    /** A new object name for the pre-flight check's test write. */
+    public Path writeProbe() {
+        return metadata("preflight-" + UUID.randomUUID());
+    }
+
+    /** The dead letters' place when {@code errors.dead-letter.path} is not set. */
+    public String defaultDeadLetters() {
+        return ArchiverConfig.defaultDeadLetterPath(uri);
+    }
+
+    private Path metadata(String name) {
+        return new Path(uri + "/" + METADATA + "/" + name);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ArchiveRoot other && uri.equals(other.uri);
+    }
+
+    @Override
+    public int hashCode() {
+        return uri.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return uri;
+    }
+}
