@@ -199,7 +199,7 @@ public final class ArchiverConfig {
 
     private void validate() {
         for (String key : raw.keySet()) {
-            if (!isKnown(key)) {
+            if (!isKnownKey(key)) {
                 throw new ConfigException(unknownKeyMessage(key));
             }
         }
@@ -256,7 +256,8 @@ public final class ArchiverConfig {
         }
     }
 
-    private static boolean isKnown(String key) {
+    /** Whether {@code key} is a configuration key: an option, or a pass-through {@code kafka.properties.*} or {@code flink.*} key. */
+    public static boolean isKnownKey(String key) {
         return key.startsWith(KAFKA_PROPERTIES_PREFIX)
                 || key.startsWith(FLINK_PREFIX)
                 || ArchiverOptions.all().stream().anyMatch(o -> o.key().equals(key));
