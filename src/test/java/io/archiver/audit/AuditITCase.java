@@ -331,6 +331,15 @@ class AuditITCase {
     }
 
     @Test
+    void cleanupOfAnArchiveItCannotReachSaysWhyAndExitsTwo() {
+        Map<String, String> settings = SharedStack.get().jobSettings("t", "t");
+        settings.put("sink.path", "s3://" + SharedStack.uniqueName("no-such-bucket") + "/archive");
+        Cli.Result cleanup = Cli.run(ArchiverConfig.of(settings), "cleanup", "--apply");
+        assertThat(cleanup.code()).as(cleanup.out()).isEqualTo(2);
+        assertThat(cleanup.out()).contains("Could not clean up: ").doesNotContain("\tat ");
+    }
+
+    @Test
     void uploadsOfACommitCutShortAreNotOrphansCleanupKeepsThemAndTheNextStartCompletesThem() throws Exception {
         try (FaultScenario s = FaultScenario.start("audit-cut", 8_000, 2_000, Map.of("parallelism", "1"))) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
