@@ -160,9 +160,9 @@ class DocumentationTest {
         return flags;
     }
 
-    /** README.md and every page of docs/. */
+    /** README.md, CHANGELOG.md and every page of docs/. */
     private static List<Path> docs() throws IOException {
-        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
+        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md"), Path.of("CHANGELOG.md")));
         try (Stream<Path> pages = Files.list(Path.of("docs"))) {
             pages.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
         }

@@ -13,13 +13,22 @@ import picocli.CommandLine.Command;
 @Command(
         name = "kafka-s3-archiver",
         mixinStandardHelpOptions = true,
-        version = "kafka-s3-archiver 0.1.0",
+        versionProvider = ArchiverCli.Version.class,
         description = "Archives Kafka topics to S3 exactly once, on Apache Flink.",
         subcommands = {RunCommand.class, AuditCommand.class, RepairCommand.class, CleanupCommand.class, RestoreCommand.class, OptionsCommand.class})
 public final class ArchiverCli {
 
     /** Exit code of a configuration or precondition error. */
     static final int CONFIG_ERROR = 2;
+
+    /** The version the job jar's manifest names (the build's project version); a build from classes says so. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = ArchiverCli.class.getPackage().getImplementationVersion();
+            return new String[] {"kafka-s3-archiver " + (version == null ? "(development build, not from the job jar)" : version)};
+        }
+    }
 
     public static void main(String[] args) {
         DefaultLogging.useUnlessConfigured();

@@ -20,6 +20,8 @@ class ShadedJarITCase {
         try (JarFile jf = new JarFile(jar)) {
             assertThat(jf.getManifest().getMainAttributes().getValue("Main-Class"))
                     .isEqualTo(ArchiverCli.class.getName());
+            assertThat(jf.getManifest().getMainAttributes().getValue("Implementation-Version"))
+                    .as("the version --version prints").isEqualTo(System.getProperty("archiver.version"));
             assertThat(jf.getEntry("io/archiver/cli/ArchiverCli.class")).isNotNull();
             assertThat(jf.getEntry("io/archiver/job/ArchiverJob.class")).isNotNull();
             assertThat(jf.getEntry("org/apache/flink/connector/kafka/source/KafkaSource.class")).isNotNull();
