@@ -103,21 +103,5 @@ public final class ArchiveLayout {
     }
 
     /** A topic and partition read from an archive path. */
-    public static final class TopicPartitionDir {
-        private final String topic;
-        private final int partition;
-
-        TopicPartitionDir(String topic, int partition) {
-            this.topic = topic;
-            this.partition = partition;
-        }
-
-        public String topic() {
-            return topic;
-        }
-
-        public int partition() {
-            return partition;
-        }
-    }
+    public record TopicPartitionDir(String topic, int partition) {}
 }

@@ -172,57 +172,16 @@ public final class PositionRecord {
                 + ", " + files.size() + " files)";
     }
 
-    /** One file being committed: where it goes, what it holds and its serialized pending upload. */
-    public static final class PendingFile {
-        private final String path;
-        private final long firstOffset;
-        private final long lastOffset;
-        private final long records;
-        private final long bytes;
-        private final int uploadVersion;
-        private final byte[] upload;
-
-        public PendingFile(String path, long firstOffset, long lastOffset, long records, long bytes, int uploadVersion, byte[] upload) {
-            this.path = path;
-            this.firstOffset = firstOffset;
-            this.lastOffset = lastOffset;
-            this.records = records;
-            this.bytes = bytes;
-            this.uploadVersion = uploadVersion;
-            this.upload = upload;
-        }
-
-        public String path() {
-            return path;
-        }
-
-        public long firstOffset() {
-            return firstOffset;
-        }
-
-        public long lastOffset() {
-            return lastOffset;
-        }
-
-        public long records() {
-            return records;
-        }
-
-        public long bytes() {
-            return bytes;
-        }
+    /**
+     * One file being committed: where it goes, what it holds ({@code firstOffset..lastOffset} of this record's
+     * partition, {@code records} of them; {@code bytes} the whole file's size) and its pending upload, serialized with
+     * the file system's serializer of version {@code uploadVersion}.
+     */
+    public record PendingFile(String path, long firstOffset, long lastOffset, long records, long bytes, int uploadVersion, byte[] upload) {
 
         /** The same file's entry in the record of another partition it holds offsets {@code first..last} of. */
         public PendingFile forRange(long first, long last, long records) {
             return new PendingFile(path, first, last, records, bytes, uploadVersion, upload);
-        }
-
-        int uploadVersion() {
-            return uploadVersion;
-        }
-
-        byte[] upload() {
-            return upload;
         }
     }
 }

@@ -122,10 +122,6 @@ public final class GroupPlacements {
         return placements.isEmpty();
     }
 
-    List<Placement> placements() {
-        return placements;
-    }
-
     /**
      * For each threshold offset, how many selected records of the partition's files come before it. A file of its
      * own wholly below a threshold counts by its statistics unless an offset range or time window applies record by record.

@@ -87,7 +87,7 @@ public final class ArchiveAssertions {
                     .add(r.getOffset());
             expected.put(r.toString(), r);
         }
-        VerificationReport.Comparison comparison = report.compareWith(expectedOffsets);
+        ExpectedOffsets comparison = ExpectedOffsets.compare(report, expectedOffsets);
         assertThat(comparison.missing()).as("produced offsets missing from the archive").isEmpty();
         Map<String, Object> duplicates = new TreeMap<>();
         report.partitions().forEach((id, p) -> {
