@@ -1,5 +1,6 @@
 package io.archiver.pipeline;
 
+import io.archiver.metrics.ArchiverMetric;
 import io.archiver.fs.IoThreads;
 import io.archiver.position.ArchivePositions;
 import io.archiver.position.PositionRecovery;
@@ -71,7 +72,7 @@ public final class ArchivedOffsetFilter extends RichFilterFunction<ArchiveRecord
         readAhead = new HashMap<>();
         lastPassedTopic = null;
         lastPassedPartition = -1;
-        skipped = getRuntimeContext().getMetricGroup().counter("recordsSkippedAsArchived");
+        skipped = ArchiverMetric.RECORDS_SKIPPED_AS_ARCHIVED.counter(getRuntimeContext().getMetricGroup());
     }
 
     @Override

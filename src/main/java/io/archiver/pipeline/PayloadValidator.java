@@ -5,6 +5,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegisteredSchema;
 import io.archiver.registry.RegistryPayloads;
+import io.archiver.registry.RegistryLookups;
 import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.registry.SchemaRegistryClient;
 import io.archiver.registry.SchemaSource;
@@ -40,7 +41,12 @@ public final class PayloadValidator {
     private final RegistryPayloads payloads;
 
     public PayloadValidator(PayloadFormats formats) {
-        this(formats, formats.decoded() ? SchemaRegistryClient.shared(formats.registry()) : null);
+        this(formats, RegistryLookups.NONE);
+    }
+
+    /** With the registry of {@code formats}, this task's lookups told to {@code lookups}. */
+    public PayloadValidator(PayloadFormats formats, RegistryLookups lookups) {
+        this(formats, formats.decoded() ? SchemaRegistryClient.shared(formats.registry()).countedIn(lookups) : null);
     }
 
     /** With the schemas of {@code schemas} (the registry, or a fixed set in tests). */

@@ -1,5 +1,6 @@
 package io.archiver.pipeline;
 
+import io.archiver.metrics.ArchiverMetric;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.DeadLetter;
@@ -9,6 +10,7 @@ import io.archiver.registry.RegistryUnavailableException;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -46,9 +48,10 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
 
     @Override
     public void open(OpenContext openContext) {
-        validator = new PayloadValidator(formats);
-        skipped = getRuntimeContext().getMetricGroup().counter("recordsSkipped");
-        deadLettered = getRuntimeContext().getMetricGroup().counter("recordsDeadLettered");
+        MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        validator = new PayloadValidator(formats, new RegistryLookupCounters(metrics));
+        skipped = ArchiverMetric.RECORDS_SKIPPED.counter(metrics);
+        deadLettered = ArchiverMetric.RECORDS_DEAD_LETTERED.counter(metrics);
     }
 
     @Override

@@ -91,12 +91,46 @@ public final class SchemaRegistryClient implements SchemaSource {
      */
     @Override
     public RegisteredSchema schema(int id) throws UndecodablePayload, RegistryUnavailableException {
+        return schema(id, RegistryLookups.NONE);
+    }
+
+    /** This client's schemas, each lookup told to {@code lookups} (one task's count of what it asked). */
+    public SchemaSource countedIn(RegistryLookups lookups) {
+        return new SchemaSource() {
+            @Override
+            public RegisteredSchema schema(int id) throws UndecodablePayload, RegistryUnavailableException {
+                return SchemaRegistryClient.this.schema(id, lookups);
+            }
+
+            @Override
+            public OptionalInt latestId(String subject) throws RegistryUnavailableException {
+                return SchemaRegistryClient.this.latestId(subject);
+            }
+        };
+    }
+
+    private RegisteredSchema schema(int id, RegistryLookups lookups) throws UndecodablePayload, RegistryUnavailableException {
         synchronized (cache) {
             RegisteredSchema cached = cache.get(id);
             if (cached != null) {
+                lookups.cacheHit();
                 return cached;
             }
         }
+        lookups.requested();
+        try {
+            RegisteredSchema schema = fetch(id);
+            synchronized (cache) {
+                cache.put(id, schema);
+            }
+            return schema;
+        } catch (UndecodablePayload | RegistryUnavailableException | RuntimeException e) {
+            lookups.failed();
+            throw e;
+        }
+    }
+
+    private RegisteredSchema fetch(int id) throws UndecodablePayload, RegistryUnavailableException {
         JsonNode body;
         try {
             body = get("/schemas/ids/" + id, "schema id " + id);
@@ -137,9 +171,6 @@ public final class SchemaRegistryClient implements SchemaSource {
             }
         } else {
             throw new UndecodablePayload("has schema id " + id + ", of type " + type + ", which the archiver does not decode");
-        }
-        synchronized (cache) {
-            cache.put(id, schema);
         }
         return schema;
     }

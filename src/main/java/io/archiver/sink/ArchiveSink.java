@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.metrics.ArchiverMetric;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.capture.ClusterCapture;
 import io.archiver.kafka.LogEndProbe;
@@ -106,12 +107,12 @@ public final class ArchiveSink
     private ArchiveSinkWriter writer(
             FileWriterInContext<ArchiveRecord> fileWriter, SubtaskPartFiles subtask, WriterInitContext context) {
         OpenFileMemory memory = subtask.memory();
-        context.metricGroup().gauge("partFilesBufferedBytes", memory::bufferedBytes);
-        context.metricGroup().gauge("partFilesClosedForMemory", memory::filesClosedEarly);
+        ArchiverMetric.PART_FILES_BUFFERED_BYTES.gauge(context.metricGroup(), memory::bufferedBytes);
+        ArchiverMetric.PART_FILES_CLOSED_FOR_MEMORY.gauge(context.metricGroup(), memory::filesClosedEarly);
         ArchiveLease jobLease = lease.forJob(context.getJobInfo().getJobId().toHexString());
-        context.metricGroup().gauge("leaseTakenOverAfterExpiry", () -> jobLease.tookOverExpired() ? 1 : 0);
+        ArchiverMetric.LEASE_TAKEN_OVER_AFTER_EXPIRY.gauge(context.metricGroup(), () -> jobLease.tookOverExpired() ? 1 : 0);
         ArchiveSinkWriter writer = new ArchiveSinkWriter(fileWriter, subtask, jobLease, bounded);
-        context.metricGroup().gauge("lastWriteTimestamp", writer::lastWriteAt);
+        ArchiverMetric.LAST_WRITE_TIMESTAMP.gauge(context.metricGroup(), writer::lastWriteAt);
         return writer;
     }
 

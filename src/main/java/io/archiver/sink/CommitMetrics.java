@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.metrics.ArchiverMetric;
 import io.archiver.kafka.LogEndProbe;
 import io.archiver.sink.files.FileStats;
 
@@ -31,11 +32,11 @@ final class CommitMetrics {
 
     CommitMetrics(MetricGroup group) {
         this.group = group;
-        this.files = group.counter("archivedFiles");
-        this.bytes = group.counter("archivedBytes");
-        this.records = group.counter("archivedRecords");
-        group.gauge("lastCommitDurationMs", () -> lastCommitMillis);
-        group.gauge("lastCommitTimestamp", () -> lastCommitAt);
+        this.files = ArchiverMetric.ARCHIVED_FILES.counter(group);
+        this.bytes = ArchiverMetric.ARCHIVED_BYTES.counter(group);
+        this.records = ArchiverMetric.ARCHIVED_RECORDS.counter(group);
+        ArchiverMetric.LAST_COMMIT_DURATION_MS.gauge(group, () -> lastCommitMillis);
+        ArchiverMetric.LAST_COMMIT_TIMESTAMP.gauge(group, () -> lastCommitAt);
     }
 
     /** A committed file of {@code fileBytes} holding {@code stats} (per partition). */
@@ -52,8 +53,8 @@ final class CommitMetrics {
         PartitionGauges p = partitions.computeIfAbsent(new TopicPartition(s.topic(), s.partition()), tp -> {
             PartitionGauges gauges = new PartitionGauges();
             MetricGroup g = group.addGroup("topic", tp.topic()).addGroup("partition", String.valueOf(tp.partition()));
-            g.gauge("lastArchivedOffset", () -> gauges.lastArchived);
-            g.gauge("archiveLag", () -> gauges.lag);
+            ArchiverMetric.LAST_ARCHIVED_OFFSET.gauge(g, () -> gauges.lastArchived);
+            ArchiverMetric.ARCHIVE_LAG.gauge(g, () -> gauges.lag);
             return gauges;
         });
         p.lastArchived = Math.max(p.lastArchived, s.lastOffset());

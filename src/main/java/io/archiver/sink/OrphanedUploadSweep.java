@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.metrics.ArchiverMetric;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.S3IncompleteUploads;
@@ -75,7 +76,7 @@ final class OrphanedUploadSweep implements AutoCloseable {
         if (subtask != 0 || abortAfter.isZero()) {
             return NONE;
         }
-        return new OrphanedUploadSweep(root, abortAfter, lease.copy(), restoredCheckpoint, metrics.counter("orphanedUploadsAborted"));
+        return new OrphanedUploadSweep(root, abortAfter, lease.copy(), restoredCheckpoint, ArchiverMetric.ORPHANED_UPLOADS_ABORTED.counter(metrics));
     }
 
     /**

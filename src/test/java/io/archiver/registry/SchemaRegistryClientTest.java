@@ -102,6 +102,41 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void eachTaskCountsItsOwnLookupsOfTheSharedClientAsHitsRequestsAndErrors() throws Exception {
+        SchemaRegistryClient client = new SchemaRegistryClient(settings(List.of(start()), PASSWORD));
+        int[] first = new int[3];
+        int[] second = new int[3];
+        SchemaSource firstTask = client.countedIn(counting(first));
+        SchemaSource secondTask = client.countedIn(counting(second));
+        firstTask.schema(1);
+        secondTask.schema(1);
+        secondTask.schema(1);
+        assertThatThrownBy(() -> secondTask.schema(404)).isInstanceOf(UndecodablePayload.class);
+        assertThat(first).as("the first task: hits, requests, errors").containsExactly(0, 1, 0);
+        assertThat(second).as("the second task, served from the cache the first filled").containsExactly(2, 1, 1);
+        assertThat(requests.get()).isEqualTo(2);
+    }
+
+    private static RegistryLookups counting(int[] counts) {
+        return new RegistryLookups() {
+            @Override
+            public void cacheHit() {
+                counts[0]++;
+            }
+
+            @Override
+            public void requested() {
+                counts[1]++;
+            }
+
+            @Override
+            public void failed() {
+                counts[2]++;
+            }
+        };
+    }
+
+    @Test
     void referencedSchemasAreFetchedByTheirSubjectVersionsAndResolvedForEveryType() throws Exception {
         answer("/schemas/ids/7", "AVRO", "{\"type\": \"record\", \"name\": \"Order\", \"namespace\": \"io.shop\", \"fields\": "
                 + "[{\"name\": \"ship\", \"type\": \"io.shop.Address\"}, {\"name\": \"bill\", \"type\": \"io.shop.Address\"}]}",
