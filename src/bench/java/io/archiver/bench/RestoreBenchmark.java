@@ -10,8 +10,8 @@ import io.archiver.local.EmbeddedS3;
 import io.archiver.local.EmbeddedSchemaRegistry;
 import io.archiver.record.PayloadFormats;
 import io.archiver.restore.RestoreJob;
-import io.archiver.restore.RestorePlan;
-import io.archiver.restore.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.RestoreSelection;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

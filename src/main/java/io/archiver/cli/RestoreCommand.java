@@ -6,12 +6,12 @@ import io.archiver.config.ConfigException;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
-import io.archiver.restore.GroupPlacements;
+import io.archiver.restore.groups.GroupPlacements;
 import io.archiver.restore.PlanFindings;
 import io.archiver.restore.RestoreJob;
-import io.archiver.restore.RestorePlan;
-import io.archiver.restore.RestoreSelection;
-import io.archiver.restore.RestoreVerifier;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.verify.RestoreVerifier;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;

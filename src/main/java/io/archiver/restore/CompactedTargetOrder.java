@@ -1,5 +1,10 @@
 package io.archiver.restore;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.ledger.RestoreHistory;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.audit.KafkaInspector;

@@ -1,5 +1,7 @@
 package io.archiver.restore;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.archive.ArchiveVerifier;

@@ -1,5 +1,12 @@
 package io.archiver.restore;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.ledger.RestoredRecords;
+import io.archiver.restore.source.RestoreSplit;
+import io.archiver.restore.source.RestoreSource;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.TopicSettings;

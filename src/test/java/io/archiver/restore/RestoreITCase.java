@@ -1,5 +1,8 @@
 package io.archiver.restore;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.ledger.RestoredRecords;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;

@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.ledger;
 
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.fs.MetadataObjects;

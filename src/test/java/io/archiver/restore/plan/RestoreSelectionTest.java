@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.plan;
 
 import io.archiver.record.ArchiveRecord;
 

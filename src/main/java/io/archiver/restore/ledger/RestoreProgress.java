@@ -1,5 +1,7 @@
-package io.archiver.restore;
+package io.archiver.restore.ledger;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.LastStableOffsets;
@@ -29,18 +31,18 @@ import static io.archiver.config.RestoreOptions.RESTORE_LEDGER_TOPIC;
  * no run wrote yet begins where the target partitions end now (or where another archived partition's restore into
  * them began).
  */
-record RestoreProgress(String ledgerTopic, long startedAt, Map<String, String> keys, Map<String, RestoreHistory> histories)
+public record RestoreProgress(String ledgerTopic, long startedAt, Map<String, String> keys, Map<String, RestoreHistory> histories)
         implements Serializable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    RestoreProgress {
+    public RestoreProgress {
         keys = new HashMap<>(keys);
         histories = new HashMap<>(histories);
     }
 
     /** At a restore's start (see {@link RestoreLedger#openForWriting}); prints what earlier runs wrote. */
-    static RestoreProgress forWriting(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, PrintWriter out) throws Exception {
+    public static RestoreProgress forWriting(ArchiverConfig config, RestorePlan plan, RestoreSelection selection, PrintWriter out) throws Exception {
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
             Map<String, TopicDescription> targets = describe(admin, plan, selection);
             Map<String, RestoreHistory> entries = RestoreLedger.openForWriting(config, admin, targetPartitions(plan, selection, targets));
@@ -52,7 +54,7 @@ record RestoreProgress(String ledgerTopic, long startedAt, Map<String, String> k
     }
 
     /** For verification and consumer groups: what the ledger holds of the plan's partitions now. */
-    static RestoreProgress forReading(ArchiverConfig config, Admin admin, RestorePlan plan, RestoreSelection selection) throws Exception {
+    public static RestoreProgress forReading(ArchiverConfig config, Admin admin, RestorePlan plan, RestoreSelection selection) throws Exception {
         Map<String, TopicDescription> targets = describe(admin, plan, selection);
         return of(config, admin, plan, selection, targets, RestoreLedger.openForReading(config, admin), null);
     }
@@ -72,12 +74,12 @@ record RestoreProgress(String ledgerTopic, long startedAt, Map<String, String> k
         }
     }
 
-    RestoreHistory history(TopicPartition archived) {
+    public RestoreHistory history(TopicPartition archived) {
         return histories.get(archived.toString());
     }
 
     /** Whether any run wrote into the plan's targets. */
-    boolean anyRun() {
+    public boolean anyRun() {
         return histories.values().stream().anyMatch(h -> !h.runs().isEmpty());
     }
 

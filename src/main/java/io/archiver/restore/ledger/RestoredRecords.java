@@ -1,5 +1,6 @@
-package io.archiver.restore;
+package io.archiver.restore.ledger;
 
+import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -23,17 +24,17 @@ import java.util.Map;
  * then, and the verification of such a restore joins them with the archive by that header. A ledger entry
  * ({@link RestoreLedger#isEntry}) goes to the ledger topic as it is.
  */
-final class RestoredRecords implements KafkaRecordSerializationSchema<ArchiveRecord> {
+public final class RestoredRecords implements KafkaRecordSerializationSchema<ArchiveRecord> {
 
     private static final long serialVersionUID = 1L;
 
-    static final String SOURCE_HEADER = "kafka-s3-archiver.source";
+    public static final String SOURCE_HEADER = "kafka-s3-archiver.source";
 
     private final RestoreSelection selection;
     /** Each target topic's partition count, as the restore found (or created) it. */
     private final HashMap<String, Integer> targetPartitions;
 
-    RestoredRecords(RestoreSelection selection, Map<String, Integer> targetPartitions) {
+    public RestoredRecords(RestoreSelection selection, Map<String, Integer> targetPartitions) {
         this.selection = selection;
         this.targetPartitions = new HashMap<>(targetPartitions);
     }
@@ -59,12 +60,12 @@ final class RestoredRecords implements KafkaRecordSerializationSchema<ArchiveRec
     }
 
     /** The target partition of a re-partitioned record: Kafka's default partitioner for a key. */
-    static int partitionOf(byte[] key, int archivedPartition, int targetPartitions) {
+    public static int partitionOf(byte[] key, int archivedPartition, int targetPartitions) {
         return key == null ? archivedPartition % targetPartitions : Utils.toPositive(Utils.murmur2(key)) % targetPartitions;
     }
 
     /** The archived {@code topic-partition} and offset a re-partitioned record carries; null if it has none. */
-    static Source sourceOf(Headers headers) {
+    public static Source sourceOf(Headers headers) {
         var header = headers.lastHeader(SOURCE_HEADER);
         if (header == null) {
             return null;
@@ -74,5 +75,5 @@ final class RestoredRecords implements KafkaRecordSerializationSchema<ArchiveRec
     }
 
     /** Where a re-partitioned record was archived: {@code topic-partition} and offset. */
-    record Source(String archivedPartition, long offset) {}
+    public record Source(String archivedPartition, long offset) {}
 }

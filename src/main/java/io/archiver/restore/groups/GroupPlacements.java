@@ -1,5 +1,12 @@
-package io.archiver.restore;
+package io.archiver.restore.groups;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.ledger.RestoreLedger;
+import io.archiver.restore.ledger.RestoreHistory;
+import io.archiver.restore.verify.RestoreVerifier;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.GroupOffsets;

@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.plan;
 
 import io.archiver.config.ConfigException;
 import io.archiver.record.ArchiveRecord;
@@ -133,7 +133,7 @@ public record RestoreSelection(Set<String> topics, String topicPattern, Set<Inte
      * records (an offset range or a time window), so that a restore started again with another range takes over
      * the transactional ids of an earlier start that crashed.
      */
-    String identity() {
+    public String identity() {
         String id = new TreeSet<>(topics) + "|" + new TreeMap<>(renames);
         if (topicPattern != null || !partitions.isEmpty()) {
             id += "|" + topicPattern + "|" + partitions;

@@ -1,5 +1,7 @@
-package io.archiver.restore;
+package io.archiver.restore.source;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.ledger.RestoreProgress;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -23,7 +25,7 @@ import java.util.List;
  * RestoreSplitEnumerator} and read unit by unit by {@link RestoreSourceReader}. Bounded: the job ends when every
  * partition is read and its records committed.
  */
-final class RestoreSource implements Source<ArchiveRecord, RestoreSplit, Collection<RestoreSplit>> {
+public final class RestoreSource implements Source<ArchiveRecord, RestoreSplit, Collection<RestoreSplit>> {
 
     private static final long serialVersionUID = 1L;
 
@@ -32,7 +34,7 @@ final class RestoreSource implements Source<ArchiveRecord, RestoreSplit, Collect
     private final RestoreProgress progress;
     private final List<RestoreSplit> partitions;
 
-    RestoreSource(PayloadFormats formats, RestoreSelection selection, RestoreProgress progress, List<RestoreSplit> partitions) {
+    public RestoreSource(PayloadFormats formats, RestoreSelection selection, RestoreProgress progress, List<RestoreSplit> partitions) {
         this.formats = formats;
         this.selection = selection;
         this.progress = progress;

@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.source;
 
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SourceEvent;

@@ -1,5 +1,10 @@
-package io.archiver.restore;
+package io.archiver.restore.source;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.ledger.RestoreLedger;
+import io.archiver.restore.ledger.RestoreHistory;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.fs.FileSystemContext;
 import io.archiver.fs.PoolThreads;

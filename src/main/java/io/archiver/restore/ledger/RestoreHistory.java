@@ -1,5 +1,6 @@
-package io.archiver.restore;
+package io.archiver.restore.ledger;
 
+import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.record.ArchiveRecord;
 
 import java.io.Serializable;
@@ -27,13 +28,13 @@ public record RestoreHistory(String targetTopicId, Map<String, Long> starts, Lis
      */
     public record Run(long from, long to, Long since, Long until, long through, long written, long lastStart) implements Serializable {
 
-        static Run of(RestoreSelection selection, long startedAt) {
+        public static Run of(RestoreSelection selection, long startedAt) {
             return new Run(selection.fromOffset(), selection.toOffset(), selection.since() == null ? null : selection.since().toEpochMilli(),
                     selection.until() == null ? null : selection.until().toEpochMilli(), -1, 0, startedAt);
         }
 
         /** Whether this run's selection takes {@code r} (whether it read that far or not). */
-        boolean selects(ArchiveRecord r) {
+        public boolean selects(ArchiveRecord r) {
             long offset = r.getOffset();
             long timestamp = r.getTimestamp();
             return offset >= from && offset <= to && (since == null || timestamp >= since) && (until == null || timestamp <= until);
@@ -44,12 +45,12 @@ public record RestoreHistory(String targetTopicId, Map<String, Long> starts, Lis
         }
 
         /** The records this run selects, as a selection of the partition it is kept for. */
-        RestoreSelection selection() {
+        public RestoreSelection selection() {
             return new RestoreSelection(java.util.Set.of(), null, java.util.Set.of(), Map.of(), from, to,
                     since == null ? null : java.time.Instant.ofEpochMilli(since), until == null ? null : java.time.Instant.ofEpochMilli(until), false);
         }
 
-        boolean sameSelection(Run other) {
+        public boolean sameSelection(Run other) {
             return from == other.from && to == other.to && java.util.Objects.equals(since, other.since)
                     && java.util.Objects.equals(until, other.until);
         }
@@ -59,7 +60,7 @@ public record RestoreHistory(String targetTopicId, Map<String, Long> starts, Lis
         }
 
         /** The selection as the command line wrote it, for messages. */
-        String describe() {
+        public String describe() {
             StringBuilder s = new StringBuilder();
             if (from > 0 || to < Long.MAX_VALUE) {
                 s.append("--offsets ").append(from).append('-').append(to == Long.MAX_VALUE ? "" : to).append(' ');
@@ -95,7 +96,7 @@ public record RestoreHistory(String targetTopicId, Map<String, Long> starts, Lis
     }
 
     /** Whether run {@code index} wrote {@code r} and no earlier run had: the record it put into the target. */
-    boolean writtenBy(int index, ArchiveRecord r) {
+    public boolean writtenBy(int index, ArchiveRecord r) {
         if (!runs.get(index).wrote(r)) {
             return false;
         }
@@ -137,7 +138,7 @@ public record RestoreHistory(String targetTopicId, Map<String, Long> starts, Lis
     }
 
     /** How far the last run read (-1 when it has not). */
-    long lastThrough() {
+    public long lastThrough() {
         return runs.isEmpty() ? -1 : runs.get(runs.size() - 1).through();
     }
 }

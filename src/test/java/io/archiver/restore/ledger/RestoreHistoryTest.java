@@ -1,5 +1,6 @@
-package io.archiver.restore;
+package io.archiver.restore.ledger;
 
+import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.record.ArchiveRecord;
 
 import org.junit.jupiter.api.Test;

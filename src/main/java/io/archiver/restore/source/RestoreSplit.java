@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.source;
 
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -12,21 +12,21 @@ import java.util.List;
 
 /**
  * One archived partition of a restore ({@code topic-partition}): its read units in offset order (each the paths of
- * its files, see {@link RestorePlan#readUnits}), the next unit to read, and how far this run has read and how many
+ * its files, see {@link io.archiver.restore.plan.RestorePlan#readUnits}), the next unit to read, and how far this run has read and how many
  * records it has written ({@code through} null until the first unit is read: then the partition's history says).
  * A partition is one split, read by one reader from its first unit to its last, so its records reach the target
  * in order; the split in a reader's checkpoint says where to go on.
  */
-record RestoreSplit(String partition, List<List<String>> units, int next, Long through, long written) implements SourceSplit, Serializable {
+public record RestoreSplit(String partition, List<List<String>> units, int next, Long through, long written) implements SourceSplit, Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    RestoreSplit {
+    public RestoreSplit {
         units = List.copyOf(units.stream().map(List::copyOf).toList());
     }
 
     /** A partition none of whose units this run has read. */
-    static RestoreSplit unread(String partition, List<List<String>> units) {
+    public static RestoreSplit unread(String partition, List<List<String>> units) {
         return new RestoreSplit(partition, units, 0, null, 0);
     }
 

@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.ledger;
 
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
@@ -51,7 +51,7 @@ import static io.archiver.config.RestoreOptions.RESTORE_LEDGER_TOPIC;
  * What restores wrote, kept where nothing but the restore changes it: a compacted topic of the cluster restored
  * into ({@code restore.ledger-topic}), one entry per archived partition and target ({@link #key}), its value the
  * partition's {@link RestoreHistory}. The restore job writes an entry after each read unit of a partition in the
- * same Kafka transaction as the unit's records ({@link RestoreSourceReader}), so an entry is committed exactly when
+ * same Kafka transaction as the unit's records ({@link io.archiver.restore.source.RestoreSourceReader}), so an entry is committed exactly when
  * the records it counts are: whatever the target topic's own settings do to its records afterwards (compaction,
  * retention, deleted segments), and wherever a restore was cancelled or crashed, the latest committed entry says
  * which records were written. Compaction of the ledger keeps the latest entry of every key.
@@ -81,7 +81,7 @@ public final class RestoreLedger {
     }
 
     /** A ledger entry as the record the restore's sink writes to {@code ledgerTopic}. */
-    static ArchiveRecord entry(String ledgerTopic, String key, RestoreHistory history) {
+    public static ArchiveRecord entry(String ledgerTopic, String key, RestoreHistory history) {
         return new ArchiveRecord(ledgerTopic, -1, ENTRY_OFFSET, System.currentTimeMillis(), "CreateTime",
                 key.getBytes(StandardCharsets.UTF_8), encode(history), new String[0], new byte[0][]);
     }
@@ -225,7 +225,7 @@ public final class RestoreLedger {
      * Waits until every transaction below the partitions' current ends is decided (their last stable offsets reach
      * those ends); returns the ends.
      */
-    static Map<TopicPartition, Long> settle(Admin admin, Collection<TopicPartition> partitions) throws Exception {
+    public static Map<TopicPartition, Long> settle(Admin admin, Collection<TopicPartition> partitions) throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         Map<TopicPartition, Long> ends = new HashMap<>();
@@ -253,7 +253,7 @@ public final class RestoreLedger {
     }
 
     /** A read_committed consumer of byte arrays without a group, for reading the ledger and the targets. */
-    static KafkaConsumer<byte[], byte[]> readCommittedConsumer(ArchiverConfig config) {
+    public static KafkaConsumer<byte[], byte[]> readCommittedConsumer(ArchiverConfig config) {
         Properties props = new Properties();
         props.putAll(config.kafkaClientProperties());
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);

@@ -1,4 +1,4 @@
-package io.archiver.restore;
+package io.archiver.restore.plan;
 
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveLayout;
@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  * (the first file's copy of an offset kept). The restore, the placement of consumer groups and the
  * verification all read the archive this way, so they agree on what was restored.
  */
-final class UnitRecords {
+public final class UnitRecords {
 
     private UnitRecords() {}
 
@@ -26,7 +26,7 @@ final class UnitRecords {
      * The records of {@code partition} in one unit, given by its files' paths (a file of the per-topic layout holds
      * other partitions' records too).
      */
-    static void read(ArchiveFileReader reader, int partition, List<String> paths, Consumer<ArchiveRecord> sink) throws IOException {
+    public static void read(ArchiveFileReader reader, int partition, List<String> paths, Consumer<ArchiveRecord> sink) throws IOException {
         if (paths.size() == 1) {
             read(reader, partition, paths.get(0), sink);
             return;
@@ -47,13 +47,13 @@ final class UnitRecords {
     }
 
     /** The selected records of a partition's files, unit after unit. */
-    static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, RestoreSelection selection,
+    public static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, RestoreSelection selection,
             Consumer<ArchiveRecord> sink) throws IOException {
         readPartition(reader, partition, files, selection::takes, sink);
     }
 
     /** The records of a partition's files that {@code taken} takes, unit after unit. */
-    static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, Predicate<ArchiveRecord> taken,
+    public static void readPartition(ArchiveFileReader reader, int partition, List<RestorePlan.PlannedFile> files, Predicate<ArchiveRecord> taken,
             Consumer<ArchiveRecord> sink) throws IOException {
         for (List<RestorePlan.PlannedFile> unit : RestorePlan.readUnits(files)) {
             read(reader, partition, paths(unit), r -> {
@@ -64,7 +64,7 @@ final class UnitRecords {
         }
     }
 
-    static List<String> paths(List<RestorePlan.PlannedFile> unit) {
+    public static List<String> paths(List<RestorePlan.PlannedFile> unit) {
         return unit.stream().map(RestorePlan.PlannedFile::path).toList();
     }
 }

@@ -1,5 +1,10 @@
-package io.archiver.restore;
+package io.archiver.restore.verify;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.ledger.RestoredRecords;
+import io.archiver.restore.ledger.RestoreHistory;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.record.ArchiveRecord;
 

@@ -1,6 +1,6 @@
-package io.archiver.restore;
+package io.archiver.restore.plan;
 
-import io.archiver.restore.RestorePlan.PlannedFile;
+import io.archiver.restore.plan.RestorePlan.PlannedFile;
 
 import org.junit.jupiter.api.Test;
 

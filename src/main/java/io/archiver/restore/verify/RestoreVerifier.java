@@ -1,5 +1,12 @@
-package io.archiver.restore;
+package io.archiver.restore.verify;
 
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.ledger.RestoreLedger;
+import io.archiver.restore.ledger.RestoredRecords;
+import io.archiver.restore.ledger.RestoreHistory;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.archive.ArchiveFileReader;
@@ -166,7 +173,7 @@ public final class RestoreVerifier {
      * target still holds among those written after the first k (the end of what was written when it holds none).
      * Empty when the target partition does not hold what the rules allow (see {@link #verify}).
      */
-    Optional<Map<Long, Long>> resumeOffsets(Admin admin, TopicPartition archived, TopicPartition target, List<RestorePlan.PlannedFile> files,
+    public Optional<Map<Long, Long>> resumeOffsets(Admin admin, TopicPartition archived, TopicPartition target, List<RestorePlan.PlannedFile> files,
             RestoreHistory history, Set<Long> wanted, PrintWriter out) throws Exception {
         TargetState state = TargetState.of(admin, Set.of(target));
         long end = state.stable().get(target);
