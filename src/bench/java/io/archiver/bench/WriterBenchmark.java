@@ -26,7 +26,7 @@ import java.util.Random;
  *
  * <p>Each variant writes {@code bench.writer.records} records (400,000) in files of {@code bench.writer.file-records}
  * (40,000) to a stream that counts and discards the bytes, through the writer the sink uses
- * ({@code ArchiveFileFormat.writer}). Variants rotate their order from round to round; the median of
+ * ({@code FileFormat.writer}). Variants rotate their order from round to round; the median of
  * {@code bench.rounds} (5) after a warm-up round, min–max in brackets, and each variant's time as a ratio of
  * uncompressed JSON Lines' in the same run. {@code -Dbench.writer.payloads=letters,json,logs},
  * {@code -Dbench.writer.only=<text>} (variants whose name contains it), {@code -Dbench.set.<option>=<value>} (an

@@ -1,7 +1,7 @@
 package io.archiver.archive;
 
-import io.archiver.config.ArchiveFormat;
-import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FileFormats;
+import io.archiver.format.FileFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -10,7 +10,7 @@ import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -19,14 +19,14 @@ import java.util.function.LongConsumer;
 import static io.archiver.format.FormatReader.ALL_PARTITIONS;
 
 /**
- * Reads archived files back into {@link ArchiveRecord}s, whatever their format ({@link ArchiveFormats#ofFile}, by
+ * Reads archived files back into {@link ArchiveRecord}s, whatever their format ({@link FileFormats#ofFile}, by
  * name) and filesystem. JSON Lines payloads are decoded with the payload formats they were written with; Parquet
  * payloads are raw bytes whatever the format.
  */
 public final class ArchiveFileReader {
 
     private final PayloadFormats payloads;
-    private final Map<ArchiveFormat, FormatReader> readers = new EnumMap<>(ArchiveFormat.class);
+    private final Map<String, FormatReader> readers = new HashMap<>();
 
     public ArchiveFileReader(PayloadFormats payloads) {
         this.payloads = payloads;
@@ -73,8 +73,8 @@ public final class ArchiveFileReader {
     }
 
     private FormatReader reader(Path file) throws IOException {
-        ArchiveFileFormat format = ArchiveFormats.ofFile(file.getName()).orElseThrow(() -> new IOException(
-                "Not an archive file (expected a name ending in " + String.join(", ", ArchiveFormats.suffixes()) + "): " + file));
-        return readers.computeIfAbsent(format.id(), id -> format.reader(payloads));
+        FileFormat format = FileFormats.ofFile(file.getName()).orElseThrow(() -> new IOException(
+                "Not an archive file (expected a name ending in " + String.join(", ", FileFormats.suffixes()) + "): " + file));
+        return readers.computeIfAbsent(format.name(), name -> format.reader(payloads));
     }
 }

@@ -1,5 +1,6 @@
 package io.archiver.archive;
 
+import io.archiver.format.FileFormats;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 
@@ -92,7 +93,7 @@ public final class ArchiveLayout {
     public static boolean isDataFile(String name) {
         return !name.startsWith("_")
                 && !name.startsWith(".")
-                && ArchiveFormats.ofFile(name).isPresent();
+                && FileFormats.ofFile(name).isPresent();
     }
 
     private static StringBuilder pad2(StringBuilder sb, int v) {

@@ -1,6 +1,6 @@
 package io.archiver.archive;
 
-import io.archiver.config.JsonCompression;
+import io.archiver.format.jsonl.JsonCompression;
 import io.archiver.format.jsonl.JsonLinesFormat;
 import io.archiver.format.jsonl.JsonLinesWriterFactory;
 import io.archiver.record.ArchiveRecord;

@@ -19,7 +19,6 @@ import java.util.stream.Collectors;
 
 import static io.archiver.config.CheckpointOptions.*;
 import static io.archiver.config.FencingOptions.*;
-import static io.archiver.config.FormatOptions.*;
 import static io.archiver.config.JobOptions.*;
 import static io.archiver.config.RecordOptions.*;
 import static io.archiver.config.SinkOptions.*;
@@ -215,7 +214,6 @@ public final class ArchiverConfig {
         RestoreOptions.validate(this);
         FencingOptions.validate(this);
         SinkOptions.validate(this);
-        FormatOptions.validate(this);
         SchemaRegistryOptions.validate(this);
     }
 
@@ -245,11 +243,13 @@ public final class ArchiverConfig {
         }
     }
 
-    void zstdLevel(ConfigOption<Integer> option) {
+    /** Fails naming {@code option} unless it is a zstd level, 1 to 19. */
+    public void zstdLevel(ConfigOption<Integer> option) {
         positive(option, get(option) >= 1 && get(option) <= 19, "1 (fastest) to 19 (smallest)");
     }
 
-    void positive(ConfigOption<?> option, boolean ok, String expected) {
+    /** Fails naming {@code option}, its value and what it takes ({@code expected}) unless {@code ok}. */
+    public void positive(ConfigOption<?> option, boolean ok, String expected) {
         if (!ok) {
             throw new ConfigException(
                     "Invalid value '" + conf.get(option) + "' for '" + option.key() + "': expected " + expected + ".");

@@ -3,11 +3,13 @@ package io.archiver.config;
 import org.apache.flink.configuration.ConfigOption;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The catalog of the archiver's options, typed, with their defaults and descriptions, declared by area:
  * {@link JobOptions}, {@link SourceOptions}, {@link FencingOptions}, {@link RecordOptions}, {@link SinkOptions},
- * {@link FormatOptions}, {@link CheckpointOptions}, {@link RestoreOptions}. The option table of
+ * {@link CheckpointOptions}, {@link RestoreOptions}, and the options of each file format ({@link FormatAreas}: the
+ * format plug-ins declare their own). The option table of
  * docs/configuration.md is generated from it ({@link OptionsDocumentation}), so the two cannot drift.
  *
  * <p>Two prefixes pass through unchanged: {@value SourceOptions#KAFKA_PROPERTIES_PREFIX} (any Kafka consumer
@@ -16,13 +18,15 @@ import java.util.List;
  */
 public final class ArchiverOptions {
 
-    /** The classes that declare options, each one area. */
-    static final List<Class<?>> AREAS = List.of(
-            JobOptions.class, SourceOptions.class, FencingOptions.class, RecordOptions.class, SchemaRegistryOptions.class, SinkOptions.class,
-            FormatOptions.class, CheckpointOptions.class, RestoreOptions.class);
+    /** The classes that declare options, each one area, the file formats' included. */
+    static final List<Class<?>> AREAS = Stream.concat(
+            Stream.of(JobOptions.class, SourceOptions.class, FencingOptions.class, RecordOptions.class, SchemaRegistryOptions.class,
+                    SinkOptions.class, CheckpointOptions.class, RestoreOptions.class),
+            FormatAreas.all().stream().map(FormatArea::optionsClass)).toList();
 
-    private static final List<ConfigOption<?>> ALL =
-            List.of(
+    /** The options of the areas, the file formats' after {@link SinkOptions#SINK_PART_PREFIX}. */
+    private static final List<ConfigOption<?>> ALL = Stream.of(
+            Stream.<ConfigOption<?>>of(
                     JobOptions.JOB_NAME,
                     JobOptions.MODE,
                     JobOptions.PARALLELISM,
@@ -60,16 +64,9 @@ public final class ArchiverOptions {
                     SinkOptions.SINK_FORMAT,
                     SinkOptions.SINK_TIME_PARTITIONING,
                     SinkOptions.SINK_LAYOUT,
-                    SinkOptions.SINK_PART_PREFIX,
-                    FormatOptions.SINK_PARQUET_COMPRESSION,
-                    FormatOptions.SINK_PARQUET_ZSTD_LEVEL,
-                    FormatOptions.SINK_PARQUET_ROW_GROUP_SIZE,
-                    FormatOptions.SINK_PARQUET_PAGE_SIZE,
-                    FormatOptions.SINK_PARQUET_BUFFER_MEMORY,
-                    FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES,
-                    FormatOptions.SINK_JSONL_COMPRESSION,
-                    FormatOptions.SINK_JSONL_GZIP_LEVEL,
-                    FormatOptions.SINK_JSONL_ZSTD_LEVEL,
+                    SinkOptions.SINK_PART_PREFIX),
+            FormatAreas.all().stream().flatMap(f -> f.options().stream()),
+            Stream.<ConfigOption<?>>of(
                     SinkOptions.SINK_ROLL_MAX_PART_SIZE,
                     SinkOptions.SINK_ROLL_INACTIVITY,
                     SinkOptions.SINK_ROLL_INTERVAL,
@@ -86,7 +83,8 @@ public final class ArchiverOptions {
                     CheckpointOptions.RESTART_ATTEMPTS,
                     CheckpointOptions.RESTART_DELAY,
                     RestoreOptions.RESTORE_CHECKPOINT_INTERVAL,
-                    RestoreOptions.RESTORE_LEDGER_TOPIC);
+                    RestoreOptions.RESTORE_LEDGER_TOPIC))
+            .flatMap(options -> options).toList();
 
     private ArchiverOptions() {}
 

@@ -37,6 +37,9 @@ public final class OptionsDocumentation {
 
     /** What values an option accepts, from its declared type, for error messages and documentation. */
     static String accepted(ConfigOption<?> option) {
+        if (option == SinkOptions.SINK_FORMAT) {
+            return FormatAreas.names();
+        }
         Class<?> type = declaredType(option);
         if (type.isEnum()) {
             return Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));

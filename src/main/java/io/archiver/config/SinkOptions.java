@@ -5,6 +5,7 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
@@ -18,11 +19,12 @@ public final class SinkOptions {
                     .withDescription(
                             "Archive root, any Flink filesystem URI: s3://bucket/prefix in production, file:///path allowed. Required.");
 
-    public static final ConfigOption<ArchiveFormat> SINK_FORMAT =
+    public static final ConfigOption<String> SINK_FORMAT =
             key("sink.format")
-                    .enumType(ArchiveFormat.class)
-                    .defaultValue(ArchiveFormat.PARQUET)
-                    .withDescription("File format of the archive.");
+                    .stringType()
+                    .defaultValue("parquet")
+                    .withDescription("File format of the archive: one of the file formats of this build, each with its own "
+                            + "sink.<format>.* options below.");
 
     public static final ConfigOption<TimePartitioning> SINK_TIME_PARTITIONING =
             key("sink.time-partitioning")
@@ -152,12 +154,17 @@ public final class SinkOptions {
                     "'" + SINK_S3_ENCRYPTION.key() + ": " + config.get(SINK_S3_ENCRYPTION) + "' applies to an archive in S3, and '"
                             + SINK_PATH.key() + "' is " + sink + "; remove it or archive to s3://bucket/prefix.");
         }
-        if (config.get(SINK_LAYOUT) == SinkLayout.PER_TOPIC && config.get(SINK_FORMAT) != ArchiveFormat.PARQUET) {
+        FormatArea format = FormatAreas.named(config.get(SINK_FORMAT)).orElseThrow(() -> new ConfigException(
+                "Invalid value '" + config.get(SINK_FORMAT) + "' for '" + SINK_FORMAT.key() + "': accepted " + FormatAreas.names() + "."));
+        if (!format.writes(config.get(SINK_LAYOUT))) {
+            List<String> writers = FormatAreas.all().stream().filter(f -> f.writes(config.get(SINK_LAYOUT))).map(FormatArea::name).toList();
             throw new ConfigException(
-                    "'" + SINK_LAYOUT.key() + ": per-topic' needs '" + SINK_FORMAT.key() + ": parquet' (its files hold many partitions, "
-                            + "found by the row groups' statistics, which JSON Lines has not); set " + SINK_FORMAT.key()
-                            + ": parquet, or " + SINK_LAYOUT.key() + ": per-partition.");
+                    "'" + SINK_LAYOUT.key() + ": " + config.get(SINK_LAYOUT) + "' needs '" + SINK_FORMAT.key() + ": " + String.join("' or '", writers)
+                            + "' (its files hold many partitions, found by the row groups' statistics, which " + format.name()
+                            + " files have not); set " + SINK_FORMAT.key() + ": " + writers.get(0) + ", or " + SINK_LAYOUT.key()
+                            + ": per-partition.");
         }
+        FormatAreas.all().forEach(f -> f.validate(config)); // a value a format cannot use is wrong whichever format is chosen
         config.positive(SINK_ORPHANED_UPLOADS_ABORT_AFTER, !config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER).isNegative(), "a positive duration, or 0");
         Duration abortAfter = config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER);
         Duration inProgress = config.get(CheckpointOptions.CHECKPOINT_TIMEOUT).plus(config.get(CheckpointOptions.CHECKPOINT_INTERVAL).multipliedBy(2));

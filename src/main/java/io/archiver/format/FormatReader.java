@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * Reads the files of one {@link ArchiveFileFormat}. The defaults read every record; a format that can answer from
+ * Reads the files of one {@link FileFormat}. The defaults read every record; a format that can answer from
  * metadata (Parquet's footer and column statistics, its offset column alone) overrides them.
  */
 public interface FormatReader {

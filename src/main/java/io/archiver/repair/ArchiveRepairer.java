@@ -18,8 +18,8 @@ import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.archive.ArchiveLayout;
-import io.archiver.archive.ArchiveFormats;
-import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FileFormats;
+import io.archiver.format.FileFormat;
 import io.archiver.source.ArchiveRecordDeserializer;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -77,7 +77,7 @@ public final class ArchiveRepairer {
     private final ArchiveRoot root;
     private final ArchiveFileReader reader;
     /** The format of files archived anew from Kafka; a rewritten file keeps its own. */
-    private final ArchiveFileFormat format;
+    private final FileFormat format;
     private final PrintWriter log;
     private final ErrorPolicy policy;
     private PayloadValidator validator;
@@ -92,7 +92,7 @@ public final class ArchiveRepairer {
         this.config = config;
         this.root = ArchiveRoot.of(config);
         this.reader = new ArchiveFileReader(PayloadFormats.of(config));
-        this.format = ArchiveFormats.configured(config);
+        this.format = FileFormats.configured(config);
         this.policy = config.get(ERRORS_POLICY);
         this.log = log;
     }
@@ -346,7 +346,7 @@ public final class ArchiveRepairer {
         }
         FileSystem fs = file.path().getFileSystem();
         if (!kept.isEmpty()) {
-            ArchiveFileFormat itsFormat = ArchiveFormats.ofFile(file.path().getName()).orElseThrow();
+            FileFormat itsFormat = FileFormats.ofFile(file.path().getName()).orElseThrow();
             NewFile replacement = new NewFile(file.path().getParent().toString(), itsFormat,
                     file.shared() ? SinkLayout.PER_TOPIC : SinkLayout.PER_PARTITION);
             for (ArchiveRecord r : kept) {
@@ -388,7 +388,7 @@ public final class ArchiveRepairer {
         private BulkWriter<ArchiveRecord> writer;
         private int records;
 
-        NewFile(String folder, ArchiveFileFormat format, SinkLayout layout) {
+        NewFile(String folder, FileFormat format, SinkLayout layout) {
             this(folder, format.writer(config, layout), format.suffix(config));
         }
 

@@ -7,9 +7,9 @@ import io.archiver.config.Mode;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.fs.S3EncryptionRequirement;
-import io.archiver.archive.ArchiveFormats;
+import io.archiver.format.FileFormats;
 import io.archiver.archive.RejectedRecords;
-import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FileFormat;
 import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.record.ArchiveRecord;
@@ -21,7 +21,6 @@ import io.archiver.sink.files.PartFiles;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 
-import static io.archiver.config.FormatOptions.*;
 import static io.archiver.config.JobOptions.*;
 import static io.archiver.config.SinkOptions.*;
 
@@ -43,13 +42,13 @@ public final class ArchiveSinkFactory {
 
     /** The archive sink under {@code sink.path}, keeping the archive's position records. */
     public static ArchiveSink archive(ArchiverConfig config, ArchiveLease lease) {
-        ArchiveFileFormat fileFormat = ArchiveFormats.configured(config);
+        FileFormat fileFormat = FileFormats.configured(config);
         BulkWriter.Factory<ArchiveRecord> format = fileFormat.writer(config, config.get(SINK_LAYOUT));
         ArchiveBucketAssigner buckets = new ArchiveBucketAssigner(config.get(SINK_TIME_PARTITIONING), config.get(SINK_LAYOUT));
         ArchiveRollingPolicy rolling = rolling(config);
         PartFiles partFiles = new PartFiles(
                 format, buckets, rolling,
-                config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes(), EARLY_CLOSE_MINIMUM);
+                fileFormat.openFileMemory(config), EARLY_CLOSE_MINIMUM);
         return new ArchiveSink(
                 build(config, config.sinkPath(), format, buckets, rolling, fileFormat.suffix(config)),
                 partFiles,

@@ -1,6 +1,6 @@
 package io.archiver.archive;
 
-import io.archiver.config.ArchiveFormat;
+import io.archiver.format.FileFormats;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
@@ -67,12 +67,12 @@ class ArchiveLayoutTest {
         ArchiverConfig gzip = ArchiverConfig.of(Map.of(
                 "kafka.bootstrap.servers", "localhost:9092", "kafka.topics", "t", "sink.path", "file:///tmp/a",
                 "sink.format", "jsonl", "sink.jsonl.compression", "gzip"));
-        assertThat(ArchiveFormats.configured(gzip).suffix(gzip)).isEqualTo(".jsonl.gz");
-        assertThat(ArchiveFormats.ofFile("part-1-0-3.jsonl.zst")).contains(ArchiveFormats.of(ArchiveFormat.JSONL));
-        assertThat(ArchiveFormats.ofFile("part-1-0-3.parquet")).contains(ArchiveFormats.of(ArchiveFormat.PARQUET));
-        assertThat(ArchiveFormats.of(ArchiveFormat.PARQUET).suffix(gzip)).isEqualTo(".parquet");
-        assertThat(ArchiveFormats.of(ArchiveFormat.JSONL).writes(SinkLayout.PER_TOPIC)).isFalse();
-        assertThatThrownBy(() -> ArchiveFormats.of(ArchiveFormat.JSONL).writer(gzip, SinkLayout.PER_TOPIC))
+        assertThat(FileFormats.configured(gzip).suffix(gzip)).isEqualTo(".jsonl.gz");
+        assertThat(FileFormats.ofFile("part-1-0-3.jsonl.zst")).contains(FileFormats.named("jsonl"));
+        assertThat(FileFormats.ofFile("part-1-0-3.parquet")).contains(FileFormats.named("parquet"));
+        assertThat(FileFormats.named("parquet").suffix(gzip)).isEqualTo(".parquet");
+        assertThat(FileFormats.named("jsonl").writes(SinkLayout.PER_TOPIC)).isFalse();
+        assertThatThrownBy(() -> FileFormats.named("jsonl").writer(gzip, SinkLayout.PER_TOPIC))
                 .hasMessageContaining("needs Parquet");
     }
 }

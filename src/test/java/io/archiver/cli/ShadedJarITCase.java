@@ -29,6 +29,9 @@ class ShadedJarITCase {
             assertThat(jf.getEntry("org/apache/flink/formats/parquet/ParquetWriterFactory.class")).isNotNull();
             assertThat(jf.getEntry("org/apache/parquet/hadoop/ParquetWriter.class")).isNotNull();
             assertThat(jf.getEntry("picocli/CommandLine.class")).isNotNull();
+            assertThat(new String(jf.getInputStream(jf.getEntry("META-INF/services/io.archiver.config.FormatArea")).readAllBytes()))
+                    .as("the file formats' plug-in list").contains("io.archiver.format.parquet.ParquetFormat")
+                    .contains("io.archiver.format.jsonl.JsonLinesFormat");
             // the archiver's own S3 requests (lease, upload listings) find EKS pod roles (IRSA) only through STS
             assertThat(jf.getEntry("software/amazon/awssdk/services/sts/internal/StsWebIdentityCredentialsProviderFactory.class"))
                     .as("the AWS SDK's web identity provider").isNotNull();

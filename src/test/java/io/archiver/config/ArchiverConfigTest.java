@@ -35,7 +35,7 @@ class ArchiverConfigTest {
         ArchiverConfig config = ArchiverConfig.of(valid());
         assertThat(config.topics()).containsExactly("orders", "payments");
         assertThat(config.sinkPath()).isEqualTo("s3://bucket/archive");
-        assertThat(config.get(SinkOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
+        assertThat(config.get(SinkOptions.SINK_FORMAT)).isEqualTo("parquet");
         assertThat(config.get(JobOptions.MODE)).isEqualTo(Mode.STREAMING);
         assertThat(config.deadLetterPath()).isEqualTo("s3://bucket/archive/_dead-letter");
     }
@@ -217,7 +217,7 @@ class ArchiverConfigTest {
                 ""));
         ArchiverConfig config = ConfigLoader.load(file, Map.of("sink.format", "parquet"));
         assertThat(config.topics()).containsExactly("orders", "payments");
-        assertThat(config.get(SinkOptions.SINK_FORMAT)).isEqualTo(ArchiveFormat.PARQUET);
+        assertThat(config.get(SinkOptions.SINK_FORMAT)).isEqualTo("parquet");
         assertThat(config.get(CheckpointOptions.CHECKPOINT_INTERVAL)).hasSeconds(10);
     }
 

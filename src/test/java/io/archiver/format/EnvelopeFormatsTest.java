@@ -1,8 +1,8 @@
 package io.archiver.format;
 
 import io.archiver.archive.ArchiveFileReader;
-import io.archiver.config.JsonCompression;
-import io.archiver.config.ParquetCompression;
+import io.archiver.format.jsonl.JsonCompression;
+import io.archiver.format.parquet.ParquetCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.jsonl.JsonLinesFormat;
 import io.archiver.format.jsonl.JsonLinesWriterFactory;

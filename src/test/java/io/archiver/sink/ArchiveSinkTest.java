@@ -2,7 +2,7 @@ package io.archiver.sink;
 
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureSettings;
-import io.archiver.config.JsonCompression;
+import io.archiver.format.jsonl.JsonCompression;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TimePartitioning;
 import io.archiver.archive.ArchiveFileReader;

@@ -2,10 +2,10 @@ package io.archiver.testutils;
 
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
-import io.archiver.archive.ArchiveFormats;
+import io.archiver.format.FileFormats;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
-import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FileFormat;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -68,7 +68,7 @@ public final class ArchiveDamage {
 
     /** Writes {@code records} over {@code file}, in its own format, as the configuration writes that format (a corrupted object). */
     public static void rewrite(ArchiverConfig config, Path file, List<ArchiveRecord> records) throws Exception {
-        ArchiveFileFormat format = ArchiveFormats.ofFile(file.getName()).orElseThrow();
+        FileFormat format = FileFormats.ofFile(file.getName()).orElseThrow();
         FileSystem fs = file.getFileSystem();
         try (FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.OVERWRITE)) {
             BulkWriter<ArchiveRecord> writer = format.writer(config, SinkLayout.PER_PARTITION).create(out);

@@ -1,32 +1,52 @@
 package io.archiver.format.jsonl;
 
-import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.config.JsonCompression;
 import io.archiver.config.SinkLayout;
-import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FileFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.configuration.ConfigOption;
 
 import java.util.List;
 
-import static io.archiver.config.FormatOptions.SINK_JSONL_COMPRESSION;
-import static io.archiver.config.FormatOptions.SINK_JSONL_GZIP_LEVEL;
-import static io.archiver.config.FormatOptions.SINK_JSONL_ZSTD_LEVEL;
+import static io.archiver.format.jsonl.JsonLinesOptions.SINK_JSONL_COMPRESSION;
+import static io.archiver.format.jsonl.JsonLinesOptions.SINK_JSONL_GZIP_LEVEL;
+import static io.archiver.format.jsonl.JsonLinesOptions.SINK_JSONL_ZSTD_LEVEL;
 
 /** JSON Lines: one envelope object per line, uncompressed, gzip or zstd; a file holds one partition's records. */
-public final class JsonLinesFormat implements ArchiveFileFormat {
+public final class JsonLinesFormat implements FileFormat {
 
     public static final JsonLinesFormat INSTANCE = new JsonLinesFormat();
 
-    private JsonLinesFormat() {}
+    /** The instance {@link java.util.ServiceLoader} makes; elsewhere use {@link #INSTANCE}. */
+    public JsonLinesFormat() {}
 
     @Override
-    public ArchiveFormat id() {
-        return ArchiveFormat.JSONL;
+    public String name() {
+        return "jsonl";
+    }
+
+    @Override
+    public List<ConfigOption<?>> options() {
+        return JsonLinesOptions.ALL;
+    }
+
+    @Override
+    public Class<?> optionsClass() {
+        return JsonLinesOptions.class;
+    }
+
+    @Override
+    public void validate(ArchiverConfig config) {
+        JsonLinesOptions.validate(config);
+    }
+
+    @Override
+    public long openFileMemory(ArchiverConfig config) {
+        return 0; // its writers compress straight into the part file's stream
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.archiver.format.jsonl;
 
-import io.archiver.config.JsonCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryPayloads;

@@ -1,8 +1,5 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.DecodedPayloadBytes;
-import io.archiver.config.FormatOptions;
-import io.archiver.config.ParquetCompression;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
 import io.archiver.record.PayloadFormats;
@@ -38,7 +35,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final int zstdLevel;
     private final long rowGroupSize;
     private final int pageSize;
-    private DecodedPayloadBytes decodedPayloadBytes = FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES.defaultValue();
+    private DecodedPayloadBytes decodedPayloadBytes = ParquetOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES.defaultValue();
     private transient CompressionCodecFactory codecs;
     private transient RecyclingHeapAllocator allocator;
     private transient Configuration hadoop;

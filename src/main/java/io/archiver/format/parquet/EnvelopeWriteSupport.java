@@ -2,7 +2,6 @@ package io.archiver.format.parquet;
 
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;
-import io.archiver.config.DecodedPayloadBytes;
 import io.archiver.config.PayloadFormat;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryPayloads;

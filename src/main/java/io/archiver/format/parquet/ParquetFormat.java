@@ -1,39 +1,60 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
-import io.archiver.format.ArchiveFileFormat;
+import io.archiver.format.FileFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.configuration.ConfigOption;
 
 import java.util.List;
 
-import static io.archiver.config.FormatOptions.SINK_PARQUET_COMPRESSION;
-import static io.archiver.config.FormatOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES;
-import static io.archiver.config.FormatOptions.SINK_PARQUET_PAGE_SIZE;
-import static io.archiver.config.FormatOptions.SINK_PARQUET_ROW_GROUP_SIZE;
-import static io.archiver.config.FormatOptions.SINK_PARQUET_ZSTD_LEVEL;
+import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_COMPRESSION;
+import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES;
+import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_PAGE_SIZE;
+import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_ROW_GROUP_SIZE;
+import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_ZSTD_LEVEL;
 
 /**
  * Apache Parquet: the envelope as typed columns, compressed per column chunk. A file holds one partition's records
  * (per-partition layout) or many partitions' rows grouped by partition, with what it holds of each in its footer
  * (per-topic layout).
  */
-public final class ParquetFormat implements ArchiveFileFormat {
+public final class ParquetFormat implements FileFormat {
 
     public static final ParquetFormat INSTANCE = new ParquetFormat();
 
     private static final String SUFFIX = ".parquet";
 
-    private ParquetFormat() {}
+    /** The instance {@link java.util.ServiceLoader} makes; elsewhere use {@link #INSTANCE}. */
+    public ParquetFormat() {}
 
     @Override
-    public ArchiveFormat id() {
-        return ArchiveFormat.PARQUET;
+    public String name() {
+        return "parquet";
+    }
+
+    @Override
+    public List<ConfigOption<?>> options() {
+        return ParquetOptions.ALL;
+    }
+
+    @Override
+    public Class<?> optionsClass() {
+        return ParquetOptions.class;
+    }
+
+    @Override
+    public void validate(ArchiverConfig config) {
+        ParquetOptions.validate(config);
+    }
+
+    @Override
+    public long openFileMemory(ArchiverConfig config) {
+        return config.get(ParquetOptions.SINK_PARQUET_BUFFER_MEMORY).getBytes();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.archiver.format.jsonl;
 
-import io.archiver.config.JsonCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.record.ArchiveRecord;

@@ -1,7 +1,6 @@
 package io.archiver.format.parquet;
 
 import io.archiver.archive.ArchiveFileReader;
-import io.archiver.config.ParquetCompression;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.EnvelopeFields;

@@ -1,6 +1,5 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.ParquetCompression;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;

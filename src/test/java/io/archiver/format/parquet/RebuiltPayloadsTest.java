@@ -1,6 +1,5 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.DecodedPayloadBytes;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.record.ArchiveRecord;

@@ -1,6 +1,5 @@
 package io.archiver.format.parquet;
 
-import io.archiver.config.ParquetCompression;
 import io.archiver.config.PayloadFormat;
 import io.archiver.format.FormatReader;
 import io.archiver.record.ArchiveRecord;

@@ -1,6 +1,6 @@
 package io.archiver.sink.files;
 
-import io.archiver.config.ParquetCompression;
+import io.archiver.format.parquet.ParquetCompression;
 import io.archiver.format.parquet.EnvelopeParquetBuilder;
 import io.archiver.format.parquet.EnvelopeParquetWriterFactory;
 import io.archiver.record.ArchiveRecord;

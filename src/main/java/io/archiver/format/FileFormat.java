@@ -1,7 +1,7 @@
 package io.archiver.format;
 
-import io.archiver.config.ArchiveFormat;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.FormatArea;
 import io.archiver.config.SinkLayout;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -11,15 +11,13 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import java.util.List;
 
 /**
- * One file format of the archive: which files are its (by suffix), how to write them with a configuration's
- * settings, how to read them back. A format is one package implementing this ({@code format.parquet},
- * {@code format.jsonl}) and one entry in {@code archive.ArchiveFormats}; nothing outside the formats looks at a
- * file's suffix.
+ * One file format of the archive, a plug-in: its name, options and their validation ({@link FormatArea}), which
+ * files are its (by suffix), how to write them with a configuration's settings, how to read them back. A format is
+ * one package implementing this ({@code format.parquet}, {@code format.jsonl}) with a public no-argument constructor,
+ * named in {@code META-INF/services/io.archiver.config.FormatArea}; {@link FileFormats} finds it there, and nothing
+ * outside the formats looks at a file's suffix or names a format.
  */
-public interface ArchiveFileFormat {
-
-    /** The value of {@code sink.format} that selects this format. */
-    ArchiveFormat id();
+public interface FileFormat extends FormatArea {
 
     /** Every suffix a file of this format may have, whatever settings wrote it ({@code .jsonl}, {@code .jsonl.gz}, …). */
     List<String> suffixes();
@@ -37,9 +35,6 @@ public interface ArchiveFileFormat {
     /** The suffix of the files this format writes with {@code config}'s settings (its compression). */
     String suffix(ArchiverConfig config);
 
-    /** True when this format can write the files of {@code layout} (the per-topic layout's files hold many partitions). */
-    boolean writes(SinkLayout layout);
-
     /**
      * The writer of this format's files of {@code layout}, with {@code config}'s settings of the format (compression,
      * levels, sizes) and payload formats; the job's sink and repair write with it.
@@ -47,6 +42,12 @@ public interface ArchiveFileFormat {
      * @throws IllegalArgumentException if the format cannot write {@code layout} (see {@link #writes})
      */
     BulkWriter.Factory<ArchiveRecord> writer(ArchiverConfig config, SinkLayout layout);
+
+    /**
+     * The heap the open part files of one sink subtask may buffer together before those holding their share close
+     * early; 0 for no bound (also for a format whose writers buffer nothing: they write straight through).
+     */
+    long openFileMemory(ArchiverConfig config);
 
     /** The reader of this format's files; JSON payloads are decoded with {@code payloads}, the formats they were written with. */
     FormatReader reader(PayloadFormats payloads);

@@ -1,4 +1,6 @@
-package io.archiver.config;
+package io.archiver.format.parquet;
+
+import io.archiver.config.ConfigValue;
 
 /** Parquet compression codec. */
 public enum ParquetCompression implements ConfigValue {

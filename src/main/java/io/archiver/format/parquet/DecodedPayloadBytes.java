@@ -1,4 +1,6 @@
-package io.archiver.config;
+package io.archiver.format.parquet;
+
+import io.archiver.config.ConfigValue;
 
 /** What a Parquet file keeps of a key or value decoded into typed columns besides the columns. */
 public enum DecodedPayloadBytes implements ConfigValue {

@@ -1,12 +1,16 @@
-package io.archiver.config;
+package io.archiver.format.parquet;
+
+import io.archiver.config.ArchiverConfig;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
+import java.util.List;
+
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-/** The settings of each file format: Parquet compression and sizes, JSON Lines compression. Part of the option catalog {@link ArchiverOptions}. */
-public final class FormatOptions {
+/** The options of Parquet files ({@code sink.parquet.*}): compression, sizes, memory, what typed files keep of their payloads. */
+public final class ParquetOptions {
 
     public static final ConfigOption<ParquetCompression> SINK_PARQUET_COMPRESSION =
             key("sink.parquet.compression")
@@ -59,31 +63,14 @@ public final class FormatOptions {
                             + "column is null (about half the bytes of keep, and faster: see docs/schemas.md). keep: the exact bytes "
                             + "of every payload in the key or value column, beside the columns, for readers of the raw bytes.");
 
-    public static final ConfigOption<JsonCompression> SINK_JSONL_COMPRESSION =
-            key("sink.jsonl.compression")
-                    .enumType(JsonCompression.class)
-                    .defaultValue(JsonCompression.NONE)
-                    .withDescription(
-                            "Compression of JSON Lines files: none (.jsonl, read line by line by any tool), gzip (.jsonl.gz, "
-                                    + "readable everywhere) or zstd (.jsonl.zst, read by zstd, DuckDB, Spark, Athena; faster to write "
-                                    + "than none and about 0.6x its bytes, far cheaper in CPU than gzip). Compressing runs in the sink's "
-                                    + "task thread.");
-
-    public static final ConfigOption<Integer> SINK_JSONL_GZIP_LEVEL =
-            key("sink.jsonl.gzip-level")
-                    .intType()
-                    .defaultValue(6)
-                    .withDescription(
-                            "Deflate level of gzip JSON Lines, 1 (fastest) to 9 (smallest); 6 is gzip's own default. Lower it "
-                                    + "when the sink's CPU limits the rate.");
-
-    public static final ConfigOption<Integer> SINK_JSONL_ZSTD_LEVEL =
-            key("sink.jsonl.zstd-level")
-                    .intType()
-                    .defaultValue(1)
-                    .withDescription(
-                            "zstd level of zstd JSON Lines, 1 (fastest) to 19 (smallest). Every open part file holds a "
-                                    + "compression context outside the heap, larger at higher levels.");
+    /** Every option of this format, in the order of the configuration reference. */
+    static final List<ConfigOption<?>> ALL = List.of(
+            SINK_PARQUET_COMPRESSION,
+            SINK_PARQUET_ZSTD_LEVEL,
+            SINK_PARQUET_ROW_GROUP_SIZE,
+            SINK_PARQUET_PAGE_SIZE,
+            SINK_PARQUET_BUFFER_MEMORY,
+            SINK_PARQUET_DECODED_PAYLOAD_BYTES);
 
     /** Fails on Parquet sizes and compression levels out of range. */
     static void validate(ArchiverConfig config) {
@@ -91,11 +78,8 @@ public final class FormatOptions {
         config.positive(SINK_PARQUET_PAGE_SIZE, config.get(SINK_PARQUET_PAGE_SIZE).getBytes() >= 1024, "at least 1 kb");
         long buffers = config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes();
         config.positive(SINK_PARQUET_BUFFER_MEMORY, buffers == 0 || buffers >= MemorySize.parse("1mb").getBytes(), "0 (no bound) or at least 1 mb");
-        int gzipLevel = config.get(SINK_JSONL_GZIP_LEVEL);
-        config.positive(SINK_JSONL_GZIP_LEVEL, gzipLevel >= 1 && gzipLevel <= 9, "1 (fastest) to 9 (smallest)");
-        config.zstdLevel(SINK_JSONL_ZSTD_LEVEL);
         config.zstdLevel(SINK_PARQUET_ZSTD_LEVEL);
     }
 
-    private FormatOptions() {}
+    private ParquetOptions() {}
 }

@@ -1,4 +1,6 @@
-package io.archiver.config;
+package io.archiver.format.jsonl;
+
+import io.archiver.config.ConfigValue;
 
 /** JSON Lines compression. */
 public enum JsonCompression implements ConfigValue {
