@@ -3,6 +3,7 @@ package io.archiver.bench;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.local.EmbeddedServers;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.util.FileUtils;
@@ -22,13 +23,11 @@ final class BenchStack implements AutoCloseable {
 
     static final String BUCKET = "bench";
 
-    private final EmbeddedS3 s3;
-    private final EmbeddedKafka kafka;
+    private final EmbeddedServers servers;
     private final Configuration fileSystems;
 
-    private BenchStack(EmbeddedS3 s3, EmbeddedKafka kafka, Configuration fileSystems) {
-        this.s3 = s3;
-        this.kafka = kafka;
+    private BenchStack(EmbeddedServers servers, Configuration fileSystems) {
+        this.servers = servers;
         this.fileSystems = fileSystems;
     }
 
@@ -47,25 +46,19 @@ final class BenchStack implements AutoCloseable {
     }
 
     static BenchStack start(Path work, UnaryOperator<BlobStore> store) throws Exception {
-        EmbeddedS3 s3 = EmbeddedS3.start(work.resolve("s3"), 0, store);
-        try {
-            s3.createBucket(BUCKET);
-            Configuration fs = new Configuration();
-            s3.flinkSettings().forEach(fs::setString);
-            JobLauncher.initializeFileSystems(fs);
-            return new BenchStack(s3, EmbeddedKafka.start(work.resolve("kafka")), fs);
-        } catch (Exception e) {
-            s3.close();
-            throw e;
-        }
+        EmbeddedServers servers = EmbeddedServers.withBucket(work.resolve("s3"), BUCKET).s3Store(store).kafkaData(work.resolve("kafka")).start();
+        Configuration fs = new Configuration();
+        servers.s3Settings().forEach(fs::setString);
+        JobLauncher.initializeFileSystems(fs);
+        return new BenchStack(servers, fs);
     }
 
     EmbeddedS3 s3() {
-        return s3;
+        return servers.s3();
     }
 
     EmbeddedKafka kafka() {
-        return kafka;
+        return servers.kafka();
     }
 
     /** The Flink settings the file systems were set up with (the S3 server's endpoint and keys). */
@@ -75,10 +68,6 @@ final class BenchStack implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        try {
-            kafka.close();
-        } finally {
-            s3.close();
-        }
+        servers.close();
     }
 }

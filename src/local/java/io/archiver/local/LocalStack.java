@@ -37,6 +37,7 @@ public final class LocalStack implements AutoCloseable {
             List.of("javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType");
 
     private final Path workDir;
+    private final EmbeddedServers servers;
     private final EmbeddedS3 s3;
     private final EmbeddedKafka kafka;
     private final Secured secured;
@@ -44,23 +45,18 @@ public final class LocalStack implements AutoCloseable {
     /** What the secured stack adds: its CA and stores, the secrets file, the S3 requests it records. */
     private record Secured(TlsMaterial tls, Path secrets, EncryptionRecordingBlobStore requests) {}
 
-    private LocalStack(Path workDir, EmbeddedS3 s3, EmbeddedKafka kafka, Secured secured) {
+    private LocalStack(Path workDir, EmbeddedServers servers, Secured secured) {
         this.workDir = workDir;
-        this.s3 = s3;
-        this.kafka = kafka;
+        this.servers = servers;
+        this.s3 = servers.s3();
+        this.kafka = servers.kafka();
         this.secured = secured;
     }
 
     public static LocalStack start(Path workDir, int s3Port) throws Exception {
         Path dir = clean(workDir);
-        EmbeddedS3 s3 = EmbeddedS3.start(dir.resolve("s3"), s3Port);
-        try {
-            s3.createBucket(BUCKET);
-            return new LocalStack(dir, s3, EmbeddedKafka.start(dir.resolve("kafka")), null);
-        } catch (Exception e) {
-            s3.close();
-            throw e;
-        }
+        EmbeddedServers servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Port(s3Port).kafkaData(dir.resolve("kafka")).start();
+        return new LocalStack(dir, servers, null);
     }
 
     /**
@@ -76,20 +72,19 @@ public final class LocalStack implements AutoCloseable {
                 TRUST_STORE_PROPERTIES.get(1), storePassword, TRUST_STORE_PROPERTIES.get(2), "PKCS12");
         trust.forEach(System::setProperty);
         EncryptionRecordingBlobStore[] requests = new EncryptionRecordingBlobStore[1];
-        EmbeddedS3 s3 = EmbeddedS3.start(dir.resolve("s3"), s3Port, tls, store -> requests[0] = new EncryptionRecordingBlobStore(store));
+        EmbeddedServers servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Port(s3Port).kafkaData(dir.resolve("kafka")).tls(tls)
+                .s3Store(store -> requests[0] = new EncryptionRecordingBlobStore(store)).start();
         try {
-            s3.createBucket(BUCKET);
-            EmbeddedKafka kafka = EmbeddedKafka.startSecured(dir.resolve("kafka"), tls);
             String scramPassword = UUID.randomUUID().toString();
-            kafka.createScramUser(KAFKA_USER, scramPassword);
+            servers.kafka().createScramUser(KAFKA_USER, scramPassword);
             Path secrets = dir.resolve("secrets").resolve("kafka.properties");
             Files.createDirectories(secrets.getParent());
             Files.writeString(secrets, "scram.password=" + scramPassword + "\ntruststore.password=" + storePassword + "\n");
             secrets.toFile().setReadable(false, false);
             secrets.toFile().setReadable(true, true);
-            return new LocalStack(dir, s3, kafka, new Secured(tls, secrets, requests[0]));
+            return new LocalStack(dir, servers, new Secured(tls, secrets, requests[0]));
         } catch (Exception e) {
-            s3.close();
+            servers.close();
             throw e;
         }
     }
@@ -194,9 +189,8 @@ public final class LocalStack implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            kafka.close();
+            servers.close();
         } finally {
-            s3.close();
             if (secured != null) {
                 TRUST_STORE_PROPERTIES.forEach(System::clearProperty);
             }

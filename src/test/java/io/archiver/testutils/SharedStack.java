@@ -6,6 +6,7 @@ import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
+import io.archiver.local.EmbeddedServers;
 import io.archiver.local.EmbeddedSchemaRegistry;
 import io.archiver.record.PayloadFormats;
 
@@ -60,6 +61,7 @@ public final class SharedStack
 
     private final java.util.List<Integer> liveTaskManagers = new java.util.ArrayList<>(java.util.List.of(0, 1));
     private int nextTaskManager = TASK_MANAGERS;
+    private EmbeddedServers servers;
     private EmbeddedKafka kafka;
     private EmbeddedS3 s3;
     private FaultInjectingBlobStore s3Faults;
@@ -83,9 +85,9 @@ public final class SharedStack
 
     private void start() throws Exception {
         dir = Files.createTempDirectory("archiver-it");
-        s3 = EmbeddedS3.start(dir.resolve("s3"), 0, store -> s3Faults = new FaultInjectingBlobStore(store));
-        s3.createBucket(BUCKET);
-        kafka = EmbeddedKafka.start(null);
+        servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Store(store -> s3Faults = new FaultInjectingBlobStore(store)).start();
+        s3 = servers.s3();
+        kafka = servers.kafka();
         Configuration s3Settings = new Configuration();
         s3.flinkSettings().forEach(s3Settings::setString);
         uploads = S3IncompleteUploads.fromSettings(s3Settings);
@@ -226,9 +228,8 @@ public final class SharedStack
             }
         } finally {
             try {
-                kafka.close();
+                servers.close();
             } finally {
-                s3.close();
                 FileUtils.deleteDirectoryQuietly(dir.toFile());
             }
         }
