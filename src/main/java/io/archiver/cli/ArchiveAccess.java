@@ -6,12 +6,14 @@ import io.archiver.archive.IncompleteUploads;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.fs.S3BucketAccess;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
+import software.amazon.awssdk.services.s3.S3Client;
 
 
 /**
@@ -22,11 +24,12 @@ import org.apache.flink.configuration.GlobalConfiguration;
 final class ArchiveAccess implements AutoCloseable {
 
     private final ArchiverConfig config;
+    private final Configuration flink;
     private final IncompleteUploads uploads;
 
     ArchiveAccess(ArchiverConfig config) {
         this.config = config;
-        Configuration flink = new Configuration();
+        this.flink = new Configuration();
         String confDir = System.getenv("FLINK_CONF_DIR");
         if (confDir != null) {
             flink.addAll(GlobalConfiguration.loadConfiguration(confDir));
@@ -40,6 +43,12 @@ final class ArchiveAccess implements AutoCloseable {
     /** The configured archive's files. */
     ArchiveFiles files() {
         return ArchiveFiles.of(config);
+    }
+
+    /** A client of the archive's bucket, with the file system's settings (the caller closes it); null when not in S3. */
+    S3Client s3Client() {
+        String bucket = S3BucketAccess.bucketOf(config.sinkPath());
+        return bucket == null ? null : S3BucketAccess.ofFlinkSettings(flink, bucket).client();
     }
 
     IncompleteUploads uploads() {

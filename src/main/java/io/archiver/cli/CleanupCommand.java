@@ -2,6 +2,7 @@ package io.archiver.cli;
 
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.IncompleteUploads;
+import io.archiver.archive.UploadLifecycleRule;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.position.PositionStore;
 
@@ -11,6 +12,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -38,6 +41,11 @@ final class CleanupCommand implements Callable<Integer> {
             description = "Only what is older than this (default: sink.orphaned-uploads.abort-after, 24 h); a running job's in-progress "
                     + "uploads are younger than its checkpoint interval.")
     Duration orphanAge;
+
+    @Option(names = "--install-lifecycle-rule",
+            description = "Also add a lifecycle rule to the archive's bucket that aborts incomplete uploads under sink.path once they are "
+                    + "as old as the orphan age (whole days, at least one), keeping the bucket's other rules (with --apply).")
+    boolean installLifecycleRule;
 
     @Mixin ConfigArgs config;
 
@@ -99,6 +107,11 @@ final class CleanupCommand implements Callable<Integer> {
                 out.printf("Found %d orphaned uploads and %d leftover objects older than %s. Run again with --apply to remove them.%n",
                         uploads.size(), leftovers.size(), age);
             }
+            try (S3Client client = access.s3Client()) {
+                if (client != null) {
+                    failed += lifecycle(new UploadLifecycleRule(client), cfg.sinkPath(), age, out, err);
+                }
+            }
         } catch (Exception e) {
             err.println("Could not clean up: " + e.getMessage());
             err.flush();
@@ -107,5 +120,36 @@ final class CleanupCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return failed == 0 ? 0 : AuditCommand.FINDINGS;
+    }
+
+    /** Says what the bucket does with incomplete uploads, and installs the rule when asked; 1 when installing failed. */
+    private int lifecycle(UploadLifecycleRule rule, String root, Duration age, PrintWriter out, PrintWriter err) {
+        UploadLifecycleRule.Status status = rule.check(root);
+        out.println(switch (status.kind()) {
+            case COVERED -> "Lifecycle: rule '" + status.ruleId() + "' of the bucket aborts incomplete uploads under " + root + " "
+                    + status.days() + " day(s) after they start.";
+            case NOT_COVERED -> "Lifecycle: no rule of the bucket aborts incomplete uploads under " + root
+                    + (installLifecycleRule ? "." : " (--install-lifecycle-rule adds one).");
+            case UNKNOWN -> "Lifecycle: the store does not say whether a rule aborts incomplete uploads under " + root + " ("
+                    + status.reason() + ").";
+        });
+        if (!installLifecycleRule) {
+            return 0;
+        }
+        int days = UploadLifecycleRule.days(age);
+        if (!apply) {
+            out.printf("Would install a lifecycle rule aborting incomplete uploads under %s %d day(s) after they start. Run again with "
+                    + "--apply to install it.%n", root, days);
+            return 0;
+        }
+        try {
+            out.printf("Installed lifecycle rule '%s': incomplete uploads under %s are aborted %d day(s) after they start.%n",
+                    rule.install(root, age), root, days);
+            return 0;
+        } catch (S3Exception e) {
+            err.println("Could not install the lifecycle rule: the store answered " + UploadLifecycleRule.describe(e)
+                    + ". Without one the running job aborts orphaned uploads itself (sink.orphaned-uploads.abort-after).");
+            return 1;
+        }
     }
 }

@@ -1,11 +1,13 @@
 package io.archiver.job;
 
 import io.archiver.archive.ArchiveRoot;
+import io.archiver.archive.UploadLifecycleRule;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.PositionSpec;
 import io.archiver.config.CloseNames;
 import io.archiver.config.UserFacingError;
 import io.archiver.fs.IoThreads;
+import io.archiver.fs.S3BucketAccess;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fs.ProbeFileSystems;
 import io.archiver.kafka.BootstrapAddresses;
@@ -16,6 +18,8 @@ import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import software.amazon.awssdk.services.s3.S3Client;
+import org.apache.flink.util.TimeUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -58,6 +62,7 @@ import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
 import static io.archiver.config.SourceOptions.KAFKA_GROUP_ID;
 import static io.archiver.config.SourceOptions.KAFKA_TOPICS;
 import static io.archiver.config.JobOptions.PREFLIGHT_TIMEOUT;
+import static io.archiver.config.SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER;
 import static io.archiver.config.SinkOptions.SINK_PATH;
 
 /**
@@ -90,6 +95,7 @@ public final class Preflight {
         checkSchemaRegistry(config);
         checkEncryption(config);
         checkSink(ArchiveRoot.of(config));
+        checkUploadLifecycle(ArchiveRoot.of(config), config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER));
     }
 
     /** When payloads are decoded with a Schema Registry: one of its URLs answers, and accepts the credentials. */
@@ -282,6 +288,63 @@ public final class Preflight {
         } finally {
             write.cancel(true);
             thread.shutdownNow();
+        }
+    }
+
+    /**
+     * Says what bounds the multipart uploads killed or cancelled runs leave under an S3 archive: a lifecycle rule of
+     * the bucket, the job's own sweep after {@code sweepAfter}, or (a warning) neither. Never fails the start: a store
+     * without lifecycle rules, or that does not answer, leaves it to the sweep.
+     */
+    void checkUploadLifecycle(ArchiveRoot root, Duration sweepAfter) {
+        String bucket = S3BucketAccess.bucketOf(root.uri());
+        if (bucket == null) {
+            return;
+        }
+        ExecutorService thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-preflight"));
+        Future<UploadLifecycleRule.Status> asked = thread.submit(() -> {
+            try (S3Client client = S3BucketAccess.ofFlinkSettings(fileSystems, bucket).client()) {
+                return new UploadLifecycleRule(client).check(root.uri());
+            }
+        });
+        UploadLifecycleRule.Status status;
+        try {
+            status = asked.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            status = UploadLifecycleRule.Status.unknown(e instanceof TimeoutException ? "no answer within " + timeout.toSeconds() + " s"
+                    : String.valueOf(e.getCause().getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } finally {
+            asked.cancel(true);
+            thread.shutdownNow();
+        }
+        String sweep = sweepAfter.isZero() ? null : "the job aborts orphaned uploads itself once they are "
+                + TimeUtils.formatWithHighestUnit(sweepAfter) + " old (" + SINK_ORPHANED_UPLOADS_ABORT_AFTER.key() + ")";
+        switch (status.kind()) {
+            case COVERED -> LOG.info("Pre-flight: lifecycle rule '{}' of bucket {} aborts incomplete uploads under {} {} day(s) after they "
+                    + "start{}", status.ruleId(), bucket, root, status.days(), sweep == null ? "" : "; " + sweep + " too");
+            case NOT_COVERED -> {
+                if (sweep == null) {
+                    LOG.warn("Pre-flight: nothing aborts the incomplete uploads killed or cancelled runs leave under {}: no lifecycle rule of "
+                            + "bucket {} covers it and {} is 0. Install one (archiver cleanup --install-lifecycle-rule) or set {}; until then "
+                            + "only cleanup --apply removes them.", root, bucket, SINK_ORPHANED_UPLOADS_ABORT_AFTER.key(),
+                            SINK_ORPHANED_UPLOADS_ABORT_AFTER.key());
+                } else {
+                    LOG.info("Pre-flight: no lifecycle rule of bucket {} aborts incomplete uploads under {}; {}", bucket, root, sweep);
+                }
+            }
+            case UNKNOWN -> {
+                if (sweep == null) {
+                    LOG.warn("Pre-flight: bucket {} does not say whether a lifecycle rule aborts incomplete uploads under {} ({}), and {} is 0: "
+                            + "orphaned uploads may accumulate until cleanup --apply.", bucket, root, status.reason(),
+                            SINK_ORPHANED_UPLOADS_ABORT_AFTER.key());
+                } else {
+                    LOG.info("Pre-flight: bucket {} does not say whether a lifecycle rule aborts incomplete uploads under {} ({}); {}", bucket,
+                            root, status.reason(), sweep);
+                }
+            }
         }
     }
 

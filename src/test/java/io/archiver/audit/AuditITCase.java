@@ -331,6 +331,20 @@ class AuditITCase {
     }
 
     @Test
+    void cleanupSaysWhatTheBucketsLifecycleRulesDoAndAStoreWithoutThemRefusesTheRuleNamingTheSweep() {
+        ArchiverConfig config = ArchiverConfig.of(SharedStack.get().jobSettings("t", SharedStack.uniqueName("audit-lifecycle")));
+        Cli.Result dryRun = Cli.run(config, "cleanup", "--install-lifecycle-rule");
+        assertThat(dryRun.code()).as(dryRun.out()).isZero();
+        assertThat(dryRun.out())
+                .contains("Lifecycle: the store does not say whether a rule aborts incomplete uploads under " + config.sinkPath() + " (NotImplemented")
+                .contains("Would install a lifecycle rule aborting incomplete uploads under " + config.sinkPath() + " 1 day(s) after they start");
+        Cli.Result apply = Cli.run(config, "cleanup", "--install-lifecycle-rule", "--apply");
+        assertThat(apply.code()).as(apply.out()).isEqualTo(1);
+        assertThat(apply.out()).contains("Could not install the lifecycle rule: the store answered NotImplemented")
+                .contains("sink.orphaned-uploads.abort-after");
+    }
+
+    @Test
     void cleanupOfAnArchiveItCannotReachSaysWhyAndExitsTwo() {
         Map<String, String> settings = SharedStack.get().jobSettings("t", "t");
         settings.put("sink.path", "s3://" + SharedStack.uniqueName("no-such-bucket") + "/archive");
