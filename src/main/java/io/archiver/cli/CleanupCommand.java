@@ -7,6 +7,7 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.position.PositionStore;
 
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -102,10 +103,10 @@ final class CleanupCommand implements Callable<Integer> {
             }
             if (apply) {
                 out.printf("Removed %d of %d orphaned uploads and leftover objects older than %s.%s%n", removed,
-                        uploads.size() + leftovers.size(), age, failed == 0 ? "" : " " + failed + " could not be removed: run again.");
+                        uploads.size() + leftovers.size(), TimeUtils.formatWithHighestUnit(age), failed == 0 ? "" : " " + failed + " could not be removed: run again.");
             } else {
                 out.printf("Found %d orphaned uploads and %d leftover objects older than %s. Run again with --apply to remove them.%n",
-                        uploads.size(), leftovers.size(), age);
+                        uploads.size(), leftovers.size(), TimeUtils.formatWithHighestUnit(age));
             }
             try (S3Client client = access.s3Client()) {
                 if (client != null) {

@@ -29,7 +29,7 @@ class LocalCommandITCase {
                 .contains("demo-0").contains("demo-1").contains("demo-2")
                 // what the user needs only: no start-up output of the embedded broker, S3 client or Flink
                 .doesNotContain("Bootstrap metadata").doesNotContain("Formatting metadata").doesNotContain("mime.types")
-                .doesNotContain("AWS SDK").doesNotContain("WARN").doesNotContain("Exception");
+                .doesNotContain("AWS SDK").doesNotContain("WARN").doesNotContain("ERROR").doesNotContain("Exception");
         assertThat(workDir.resolve("s3/archive/demo").toFile()).isDirectory();
         assertThat(new File(workDir.toFile(), "s3/archive/demo/topic=demo")).isDirectory();
     }
