@@ -1,6 +1,7 @@
 package io.archiver.archive;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.fs.S3BucketAccess;
 
 import org.apache.flink.core.fs.Path;
 
@@ -56,6 +57,18 @@ public final class ArchiveRoot implements Serializable {
 
     public Path path() {
         return new Path(uri);
+    }
+
+    /** The bucket of an archive in S3 ({@code s3://bucket/a/b}: {@code bucket}); null on other file systems. */
+    public String bucket() {
+        return S3BucketAccess.bucketOf(uri);
+    }
+
+    /** The keys of the archive's objects start with this in its bucket: {@code s3://bucket/a/b} gives {@code a/b/}, a bucket's root "". */
+    public String keyPrefix() {
+        String p = java.net.URI.create(uri).getPath();
+        String path = p == null ? "" : p.replaceFirst("^/", "");
+        return path.isEmpty() || path.endsWith("/") ? path : path + "/";
     }
 
     /** The data folder of a bucket of the {@link ArchiveLayout} ({@code topic=t/partition=p/date=…}). */

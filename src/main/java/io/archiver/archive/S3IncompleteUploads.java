@@ -61,10 +61,9 @@ public final class S3IncompleteUploads implements IncompleteUploads {
 
     @Override
     public List<Upload> list(String root) throws IOException {
-        URI uri = URI.create(root);
-        String bucket = uri.getHost();
-        String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
-        String prefix = path.isEmpty() || path.endsWith("/") ? path : path + "/";
+        ArchiveRoot archive = ArchiveRoot.of(root);
+        String bucket = archive.bucket();
+        String prefix = archive.keyPrefix();
         List<Upload> out = new ArrayList<>();
         try {
             ListMultipartUploadsRequest request = ListMultipartUploadsRequest.builder().bucket(bucket).prefix(prefix).build();

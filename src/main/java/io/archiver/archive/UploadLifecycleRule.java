@@ -67,9 +67,9 @@ public final class UploadLifecycleRule {
 
     /** Whether a rule of the bucket of {@code root} aborts incomplete uploads under its prefix. */
     public Status check(String root) {
-        Location at = Location.of(root);
+        ArchiveRoot at = ArchiveRoot.of(root);
         try {
-            return covering(rules(at.bucket()), at.prefix())
+            return covering(rules(at.bucket()), at.keyPrefix())
                     .map(r -> Status.covered(r.id(), r.abortIncompleteMultipartUpload().daysAfterInitiation()))
                     .orElse(Status.notCovered());
         } catch (S3Exception e) {
@@ -87,13 +87,13 @@ public final class UploadLifecycleRule {
      * @throws S3Exception if the store refuses (no lifecycle support, no {@code s3:PutLifecycleConfiguration})
      */
     public String install(String root, Duration after) {
-        Location at = Location.of(root);
-        String id = RULE_ID_PREFIX + (at.prefix().isEmpty() ? "" : ":" + at.prefix());
+        ArchiveRoot at = ArchiveRoot.of(root);
+        String id = RULE_ID_PREFIX + (at.keyPrefix().isEmpty() ? "" : ":" + at.keyPrefix());
         List<LifecycleRule> rules = new ArrayList<>(rules(at.bucket()).stream().filter(r -> !id.equals(r.id())).toList());
         rules.add(LifecycleRule.builder()
                 .id(id)
                 .status(ExpirationStatus.ENABLED)
-                .filter(LifecycleRuleFilter.builder().prefix(at.prefix()).build())
+                .filter(LifecycleRuleFilter.builder().prefix(at.keyPrefix()).build())
                 .abortIncompleteMultipartUpload(AbortIncompleteMultipartUpload.builder().daysAfterInitiation(days(after)).build())
                 .build());
         client.putBucketLifecycleConfiguration(PutBucketLifecycleConfigurationRequest.builder()
@@ -148,15 +148,6 @@ public final class UploadLifecycleRule {
                 return List.of();
             }
             throw e;
-        }
-    }
-
-    /** The bucket and key prefix of an archive root ({@code s3://bucket/a/b} → {@code bucket}, {@code a/b/}). */
-    private record Location(String bucket, String prefix) {
-        static Location of(String root) {
-            java.net.URI uri = java.net.URI.create(root);
-            String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
-            return new Location(uri.getHost(), path.isEmpty() || path.endsWith("/") ? path : path + "/");
         }
     }
 }

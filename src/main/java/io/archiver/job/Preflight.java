@@ -42,6 +42,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -269,13 +270,11 @@ public final class Preflight {
      */
     void checkSink(ArchiveRoot root) {
         Path probe = root.writeProbe();
-        ExecutorService thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-preflight"));
-        Future<?> write = thread.submit(() -> {
-            probeWrite(probe);
-            return null;
-        });
         try {
-            write.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            withinTimeout(() -> {
+                probeWrite(probe);
+                return null;
+            });
         } catch (TimeoutException e) {
             throw new PreflightException(
                     "The archive at '" + root + "' did not answer within " + timeout.toSeconds() + " s. Check the S3 endpoint "
@@ -285,8 +284,17 @@ public final class Preflight {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PreflightException("Interrupted while checking the archive.");
+        }
+    }
+
+    /** {@code call}'s answer, asked on a thread of its own and given up after the pre-flight timeout. */
+    private <T> T withinTimeout(Callable<T> call) throws TimeoutException, ExecutionException, InterruptedException {
+        ExecutorService thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-preflight"));
+        Future<T> answer = thread.submit(call);
+        try {
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } finally {
-            write.cancel(true);
+            answer.cancel(true);
             thread.shutdownNow();
         }
     }
@@ -297,28 +305,23 @@ public final class Preflight {
      * without lifecycle rules, or that does not answer, leaves it to the sweep.
      */
     void checkUploadLifecycle(ArchiveRoot root, Duration sweepAfter) {
-        String bucket = S3BucketAccess.bucketOf(root.uri());
+        String bucket = root.bucket();
         if (bucket == null) {
             return;
         }
-        ExecutorService thread = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-preflight"));
-        Future<UploadLifecycleRule.Status> asked = thread.submit(() -> {
-            try (S3Client client = S3BucketAccess.ofFlinkSettings(fileSystems, bucket).client()) {
-                return new UploadLifecycleRule(client).check(root.uri());
-            }
-        });
         UploadLifecycleRule.Status status;
         try {
-            status = asked.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            status = withinTimeout(() -> {
+                try (S3Client client = S3BucketAccess.ofFlinkSettings(fileSystems, bucket).client()) {
+                    return new UploadLifecycleRule(client).check(root.uri());
+                }
+            });
         } catch (TimeoutException | ExecutionException e) {
             status = UploadLifecycleRule.Status.unknown(e instanceof TimeoutException ? "no answer within " + timeout.toSeconds() + " s"
                     : String.valueOf(e.getCause().getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
-        } finally {
-            asked.cancel(true);
-            thread.shutdownNow();
         }
         String sweep = sweepAfter.isZero() ? null : "the job aborts orphaned uploads itself once they are "
                 + TimeUtils.formatWithHighestUnit(sweepAfter) + " old (" + SINK_ORPHANED_UPLOADS_ABORT_AFTER.key() + ")";
