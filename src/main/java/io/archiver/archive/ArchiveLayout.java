@@ -22,6 +22,7 @@ public final class ArchiveLayout {
     private static final Pattern PARTITION_DIR =
             Pattern.compile("(?:^|/)topic=([^/]+)/partition=(\\d+)(?:/|$)");
     private static final Pattern TOPIC_DIR = Pattern.compile("(?:^|/)topic=([^/]+)/");
+    private static final Pattern TIME_DIRS = Pattern.compile("/date=(\\d{4}-\\d{2}-\\d{2})(?:/hour=(\\d{2}))?/");
 
     private ArchiveLayout() {}
 
@@ -96,12 +97,27 @@ public final class ArchiveLayout {
                 && FileFormats.ofFile(name).isPresent();
     }
 
+    /** The record-time folder a path inside the archive lies in: its start and granularity ({@code NONE}: in none). */
+    public static TimeFolder timeFolderOf(String path) {
+        Matcher m = TIME_DIRS.matcher(path);
+        if (!m.find()) {
+            return new TimeFolder(TimePartitioning.NONE, Long.MIN_VALUE);
+        }
+        long day = java.time.LocalDate.parse(m.group(1)).toEpochDay() * MS_PER_DAY;
+        return m.group(2) == null
+                ? new TimeFolder(TimePartitioning.DAY, day)
+                : new TimeFolder(TimePartitioning.HOUR, day + Integer.parseInt(m.group(2)) * MS_PER_HOUR);
+    }
+
     private static StringBuilder pad2(StringBuilder sb, int v) {
         if (v < 10) {
             sb.append('0');
         }
         return sb.append(v);
     }
+
+    /** A record-time folder: its granularity and first timestamp (UTC epoch milliseconds). */
+    public record TimeFolder(TimePartitioning time, long start) {}
 
     /** A topic and partition read from an archive path. */
     public record TopicPartitionDir(String topic, int partition) {}

@@ -17,8 +17,8 @@ import java.util.UUID;
  *       {@linkplain #subtaskPositions() position records} (and the {@linkplain #perPartitionPositions() older
  *       per-partition ones}), the {@linkplain #skipLog() skip log}, the captured {@linkplain #groupOffsets() group
  *       offsets} and {@linkplain #topicSettings() topic settings}, the {@linkplain #restoreLedgers() restore
- *       ledgers' identities} (and the {@linkplain #legacyRestoreStarts() start objects of 0.1.x restores}) and
- *       the pre-flight {@linkplain #writeProbe() write probes};</li>
+ *       ledgers' identities} (and the {@linkplain #legacyRestoreStarts() start objects of 0.1.x restores}), the
+ *       Iceberg {@linkplain #tables() tables' metadata} and the pre-flight {@linkplain #writeProbe() write probes};</li>
  *   <li>the dead letters' default place ({@link ArchiverConfig#defaultDeadLetterPath}).</li>
  * </ul>
  * Names starting with {@code _} are never data: the archive's readers and query engines skip them.
@@ -114,6 +114,11 @@ public final class ArchiveRoot implements Serializable {
     /** The folder of the start objects restores of 0.1.x wrote. */
     public Path legacyRestoreStarts() {
         return metadata("restores");
+    }
+
+    /** Where a JDBC catalog keeps the metadata of the archive's Iceberg tables unless {@code table.catalog.warehouse} says otherwise. */
+    public Path tables() {
+        return metadata("tables");
     }
 
     /** A new object name for the pre-flight check's test write. */

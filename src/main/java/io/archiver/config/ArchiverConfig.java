@@ -176,7 +176,8 @@ public final class ArchiverConfig {
                 || k.contains("jaas")
                 || k.contains("access-key")
                 || k.contains("access.key")
-                || k.contains("token");
+                || k.contains("token")
+                || k.contains("credential");
     }
 
     private Map<String, String> withPrefix(String prefix) {
@@ -215,6 +216,7 @@ public final class ArchiverConfig {
         FencingOptions.validate(this);
         SinkOptions.validate(this);
         SchemaRegistryOptions.validate(this);
+        TableOptions.validate(this);
     }
 
     /** Whether {@code key} is set (not only defaulted). */

@@ -21,7 +21,7 @@ public final class ArchiverOptions {
     /** The classes that declare options, each one area, the file formats' included. */
     static final List<Class<?>> AREAS = Stream.concat(
             Stream.of(JobOptions.class, SourceOptions.class, FencingOptions.class, RecordOptions.class, SchemaRegistryOptions.class,
-                    SinkOptions.class, CheckpointOptions.class, RestoreOptions.class),
+                    SinkOptions.class, TableOptions.class, CheckpointOptions.class, RestoreOptions.class),
             FormatAreas.all().stream().map(FormatArea::optionsClass)).toList();
 
     /** The options of the areas, the file formats' after {@link SinkOptions#SINK_PART_PREFIX}. */
@@ -76,6 +76,18 @@ public final class ArchiverOptions {
                     SinkOptions.SINK_ORPHANED_UPLOADS_ABORT_AFTER,
                     SinkOptions.SINK_S3_ENCRYPTION,
                     SinkOptions.SINK_S3_KMS_KEY_ID,
+                    TableOptions.TABLE_FORMAT,
+                    TableOptions.TABLE_CATALOG_TYPE,
+                    TableOptions.TABLE_CATALOG_URI,
+                    TableOptions.TABLE_CATALOG_WAREHOUSE,
+                    TableOptions.TABLE_CATALOG_NAME,
+                    TableOptions.TABLE_CATALOG_USER,
+                    TableOptions.TABLE_CATALOG_PASSWORD,
+                    TableOptions.TABLE_CATALOG_CREDENTIAL,
+                    TableOptions.TABLE_CATALOG_TOKEN,
+                    TableOptions.TABLE_NAMESPACE,
+                    TableOptions.TABLE_NAME_PREFIX,
+                    TableOptions.TABLE_CREATE,
                     CheckpointOptions.CHECKPOINT_INTERVAL,
                     CheckpointOptions.CHECKPOINT_TIMEOUT,
                     CheckpointOptions.CHECKPOINT_DIR,

@@ -45,6 +45,11 @@ public enum ArchiverMetric {
             "part files closed early to keep within `sink.parquet.buffer-memory`"),
     LEASE_TAKEN_OVER_AFTER_EXPIRY("leaseTakenOverAfterExpiry", Where.WRITER, Kind.GAUGE,
             "1 when the run took the archive over from a job whose lease expired (that job had not ended)"),
+    TABLE_APPENDED_FILES("tableAppendedFiles", Where.TABLE_COMMITTER, Kind.COUNTER,
+            "files appended to the topics' Iceberg tables (`table.format: iceberg`), caught-up files included"),
+    TABLE_LAST_SNAPSHOT_TIMESTAMP("tableLastSnapshotTimestamp", Where.TABLE_COMMITTER, Kind.GAUGE,
+            "when the table committer last committed a snapshot (epoch ms, 0 before the first): older than "
+                    + "`lastCommitTimestamp` by more than a checkpoint interval, the tables lag the archive"),
     LAST_WRITE_TIMESTAMP("lastWriteTimestamp", Where.WRITER, Kind.GAUGE,
             "when a record was last written into a part file (epoch ms, 0 before the first; read at the first write after each "
                     + "checkpoint and every 256 writes, never later than the last write): later than `lastCommitTimestamp`, records "
@@ -56,6 +61,7 @@ public enum ArchiverMetric {
         COMMITTER("archive sink committer"),
         COMMITTER_PARTITION("archive sink committer, per partition: `topic.<t>.partition.<p>.<name>`, labels `topic` and `partition` in Prometheus"),
         FIRST_COMMITTER("first archive sink committer subtask"),
+        TABLE_COMMITTER("table committer (Flink's global committer: one subtask)"),
         FILTER("archived-offset filter"),
         VALIDATOR("record validator");
 

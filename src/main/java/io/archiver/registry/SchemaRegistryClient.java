@@ -1,11 +1,11 @@
 package io.archiver.registry;
 
+import io.archiver.config.SecretReferences;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
-import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -306,25 +306,13 @@ public final class SchemaRegistryClient implements SchemaSource {
 
     /** The secrets with {@code ${provider:path:key}} references resolved by the Kafka config providers. */
     private static Map<String, String> resolve(SchemaRegistrySettings settings) {
-        Map<String, Object> values = new HashMap<>(settings.configProviders());
-        put(values, "username", settings.username());
-        put(values, "password", settings.password());
-        put(values, "token", settings.bearerToken());
-        put(values, "truststore.password", settings.trustStorePassword());
-        put(values, "keystore.password", settings.keyStorePassword());
-        Map<String, String> resolved = new HashMap<>();
-        new AbstractConfig(new ConfigDef(), values, false).originalsStrings().forEach((k, v) -> {
-            if (!k.startsWith("config.providers")) {
-                resolved.put(k, v);
-            }
-        });
-        return resolved;
-    }
-
-    private static void put(Map<String, Object> values, String key, String value) {
-        if (value != null) {
-            values.put(key, value);
-        }
+        Map<String, String> secrets = new HashMap<>();
+        secrets.put("username", settings.username());
+        secrets.put("password", settings.password());
+        secrets.put("token", settings.bearerToken());
+        secrets.put("truststore.password", settings.trustStorePassword());
+        secrets.put("keystore.password", settings.keyStorePassword());
+        return SecretReferences.resolve(settings.configProviders(), secrets);
     }
 
     private static SSLContext sslContext(SchemaRegistrySettings settings, Map<String, String> secrets) {

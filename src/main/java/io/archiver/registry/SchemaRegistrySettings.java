@@ -1,6 +1,7 @@
 package io.archiver.registry;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SecretReferences;
 import io.archiver.config.SchemaRegistryOptions;
 
 import java.io.Serializable;
@@ -8,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 
 import static io.archiver.config.SchemaRegistryOptions.*;
 
@@ -42,13 +42,7 @@ public record SchemaRegistrySettings(
         if (urls.isEmpty()) {
             return null;
         }
-        Map<String, String> providers = new TreeMap<>();
-        Properties kafka = config.kafkaClientProperties();
-        for (String name : kafka.stringPropertyNames()) {
-            if (name.startsWith("config.providers")) {
-                providers.put(name, kafka.getProperty(name));
-            }
-        }
+        Map<String, String> providers = SecretReferences.providers(config.kafkaClientProperties());
         return new SchemaRegistrySettings(
                 urls,
                 config.getOptional(SCHEMA_REGISTRY_USERNAME).orElse(null),

@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.metrics.ArchiverMetric;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.capture.ClusterCapture;
@@ -14,6 +15,7 @@ import io.archiver.sink.files.FileWriterInContext;
 import io.archiver.sink.files.OpenFileMemory;
 import io.archiver.sink.files.PartFiles;
 import io.archiver.sink.files.SubtaskPartFiles;
+import io.archiver.table.TableSettings;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
@@ -25,10 +27,13 @@ import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.StandardSinkTopologies;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Properties;
@@ -55,7 +60,8 @@ public final class ArchiveSink
                 SupportsWriterState<ArchiveRecord, FileWriterBucketState>,
                 SupportsWriterState.WithCompatibleState,
                 SupportsCommitter<ArchiveCommittable>,
-                SupportsPreCommitTopology<ArchiveCommittable, ArchiveCommittable> {
+                SupportsPreCommitTopology<ArchiveCommittable, ArchiveCommittable>,
+                SupportsPostCommitTopology<ArchiveCommittable> {
 
     private static final long serialVersionUID = 1L;
 
@@ -70,16 +76,20 @@ public final class ArchiveSink
     private final CaptureSettings capture;
     /** Uploads under the root started this long ago and still incomplete are aborted ({@link OrphanedUploadSweep}); 0: never. */
     private final Duration abortOrphanedUploadsAfter;
+    /** The topics' tables every checkpoint's files are appended to ({@link TableCommitter}); null: none. */
+    private final TableSettings table;
 
     /**
      * Part files of {@code files}, each subtask writing them as {@code partFiles} says; {@code bounded}: batch
      * mode, no checkpoints; the committer runs up to {@code commitThreads} S3 requests at once and measures the
      * archive lag with a Kafka client of {@code kafkaClient}, with which its first subtask also captures what
-     * {@code capture} names; its first subtask also aborts uploads left incomplete for {@code abortOrphanedUploadsAfter}.
+     * {@code capture} names; its first subtask also aborts uploads left incomplete for {@code abortOrphanedUploadsAfter};
+     * with {@code table} (may be null), the committed files are appended to the topics' tables.
      */
     ArchiveSink(
             FileSinkInContext<ArchiveRecord> files, PartFiles partFiles, PositionStore positions, ArchiveLease lease,
-            boolean bounded, Properties kafkaClient, int commitThreads, CaptureSettings capture, Duration abortOrphanedUploadsAfter) {
+            boolean bounded, Properties kafkaClient, int commitThreads, CaptureSettings capture, Duration abortOrphanedUploadsAfter,
+            TableSettings table) {
         this.files = files;
         this.partFiles = partFiles;
         this.positions = positions;
@@ -89,6 +99,7 @@ public final class ArchiveSink
         this.commitThreads = commitThreads;
         this.capture = capture;
         this.abortOrphanedUploadsAfter = abortOrphanedUploadsAfter;
+        this.table = table;
     }
 
     @Override
@@ -156,5 +167,27 @@ public final class ArchiveSink
                 .returns(CommittableMessageTypeInfo.of(this::getCommittableSerializer))
                 .uid("checkpoint-ids")
                 .name("Checkpoint ids");
+    }
+
+    /** With a table, Flink's global committer after the archive's committers: {@link TableCommitter}. */
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<ArchiveCommittable>> committables) {
+        if (table == null) {
+            return;
+        }
+        TableSettings settings = table;
+        ArchiveLease tableLease = lease;
+        ArchiveRoot root = positions.root();
+        int threads = commitThreads;
+        StandardSinkTopologies.addGlobalCommitter(
+                committables,
+                context -> {
+                    try {
+                        return TableCommitter.create(context, settings, tableLease, root, threads);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                this::getCommittableSerializer);
     }
 }

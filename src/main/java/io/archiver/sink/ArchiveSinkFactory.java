@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.table.TableSettings;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.config.ArchiverConfig;
@@ -58,7 +59,8 @@ public final class ArchiveSinkFactory {
                 config.kafkaClientProperties(),
                 config.get(SINK_COMMIT_THREADS),
                 CaptureSettings.of(config),
-                config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER));
+                config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER),
+                TableSettings.of(config).orElse(null));
     }
 
     /** The dead-letter sink: rejected records as JSON Lines with every payload as base64 bytes. */

@@ -6,7 +6,6 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
@@ -14,8 +13,6 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 import java.io.IOException;
 import java.util.Map;
@@ -70,30 +67,14 @@ final class ParquetRecords implements FormatReader {
     @Override
     public long[] offsetStatistics(Path file) throws IOException {
         try (ParquetFileReader reader = footer(file)) {
-            long min = Long.MAX_VALUE;
-            long max = Long.MIN_VALUE;
-            for (BlockMetaData block : reader.getFooter().getBlocks()) {
-                for (ColumnChunkMetaData column : block.getColumns()) {
-                    if (column.getPath().toDotString().equals(OFFSET)) {
-                        Statistics<?> stats = column.getStatistics();
-                        if (stats == null || !stats.hasNonNullValue()) {
-                            return null;
-                        }
-                        min = Math.min(min, (Long) stats.genericGetMin());
-                        max = Math.max(max, (Long) stats.genericGetMax());
-                    }
-                }
-            }
-            long count = reader.getRecordCount();
-            return count == 0 ? null : new long[] {min, max, count};
+            return ParquetFooters.offsetStatistics(reader.getFooter());
         }
     }
 
     @Override
     public Map<Integer, long[]> sharedFilePartitions(Path file) throws IOException {
         try (ParquetFileReader reader = footer(file)) {
-            return SharedFilePartitions.decode(
-                    reader.getFooter().getFileMetaData().getKeyValueMetaData().get(SharedFilePartitions.KEY));
+            return ParquetFooters.sharedFilePartitions(reader.getFooter());
         }
     }
 

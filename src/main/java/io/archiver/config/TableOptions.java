@@ -1,0 +1,127 @@
+package io.archiver.config;
+
+import org.apache.flink.configuration.ConfigOption;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+/**
+ * The archive as a table: which table format, which catalog, where the tables are. Part of the option catalog
+ * {@link ArchiverOptions}.
+ */
+public final class TableOptions {
+
+    public static final ConfigOption<TableFormat> TABLE_FORMAT =
+            key("table.format")
+                    .enumType(TableFormat.class)
+                    .defaultValue(TableFormat.NONE)
+                    .withDescription(
+                            "iceberg: every checkpoint's committed files are also appended to an Apache Iceberg table per topic "
+                                    + "(<table.namespace>.<table.name-prefix><topic>), one snapshot per checkpoint whose summary carries "
+                                    + "the checkpoint and each partition's next offset; the data files are the archive's own Parquet "
+                                    + "files (sink.format: parquet). none: folders only.");
+
+    public static final ConfigOption<CatalogType> TABLE_CATALOG_TYPE =
+            key("table.catalog.type")
+                    .enumType(CatalogType.class)
+                    .defaultValue(CatalogType.JDBC)
+                    .withDescription(
+                            "jdbc: a catalog in a database (table.catalog.uri jdbc:sqlite:/path/catalog.db on one host, "
+                                    + "jdbc:postgresql://host/db for a cluster). rest: an Iceberg REST catalog (Polaris, Glue, S3 Tables, "
+                                    + "Nessie, Unity).");
+
+    public static final ConfigOption<String> TABLE_CATALOG_URI =
+            key("table.catalog.uri")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("The catalog: a JDBC URL for jdbc, the REST catalog's base URL for rest. Required with table.format: iceberg.");
+
+    public static final ConfigOption<String> TABLE_CATALOG_WAREHOUSE =
+            key("table.catalog.warehouse")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "jdbc: where new tables keep their metadata; default <sink.path>/_archiver/tables (engines reading "
+                                    + "the folders skip it). rest: the warehouse the catalog serves, if it asks for one.");
+
+    public static final ConfigOption<String> TABLE_CATALOG_NAME =
+            key("table.catalog.name")
+                    .stringType()
+                    .defaultValue("archiver")
+                    .withDescription("The catalog's name (a JDBC catalog keeps its tables under it, so every reader must use the same).");
+
+    public static final ConfigOption<String> TABLE_CATALOG_USER =
+            key("table.catalog.user")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("jdbc: the database user; a ${provider:path:key} reference is resolved by kafka.properties.config.providers.");
+
+    public static final ConfigOption<String> TABLE_CATALOG_PASSWORD =
+            key("table.catalog.password")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("jdbc: the database password; use a ${provider:path:key} reference, never the secret itself.");
+
+    public static final ConfigOption<String> TABLE_CATALOG_CREDENTIAL =
+            key("table.catalog.credential")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("rest: OAuth2 client credentials <client-id>:<client-secret> exchanged for a token; a ${provider:path:key} reference.");
+
+    public static final ConfigOption<String> TABLE_CATALOG_TOKEN =
+            key("table.catalog.token")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("rest: a bearer token sent instead of client credentials; a ${provider:path:key} reference.");
+
+    public static final ConfigOption<String> TABLE_NAMESPACE =
+            key("table.namespace")
+                    .stringType()
+                    .defaultValue("kafka")
+                    .withDescription("The namespace (database) of the archive's tables; created with the first table if missing.");
+
+    public static final ConfigOption<String> TABLE_NAME_PREFIX =
+            key("table.name-prefix")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "A topic's table is named <prefix><topic>, every character other than letters, digits and '_' written '_' "
+                                    + "(orders.v1 -> orders_v1); two topics that would share a name are refused at the start.");
+
+    public static final ConfigOption<Boolean> TABLE_CREATE =
+            key("table.create")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether a missing namespace or table is created (pre-flight and the first commit). false: a missing one "
+                                    + "fails the start, naming it.");
+
+    /** Fails on a table the format cannot be, or a catalog not named. */
+    static void validate(ArchiverConfig config) {
+        if (config.get(TABLE_FORMAT) == TableFormat.NONE) {
+            return;
+        }
+        if (!config.get(SinkOptions.SINK_FORMAT).equals("parquet")) {
+            throw new ConfigException(
+                    "'" + TABLE_FORMAT.key() + ": " + config.get(TABLE_FORMAT) + "' needs '" + SinkOptions.SINK_FORMAT.key()
+                            + ": parquet' (the table's data files are the archive's own files, and "
+                            + config.get(SinkOptions.SINK_FORMAT) + " is not a table file format): set sink.format: parquet, or "
+                            + TABLE_FORMAT.key() + ": none.");
+        }
+        config.require(TABLE_CATALOG_URI, config.get(TABLE_CATALOG_TYPE) == CatalogType.JDBC
+                ? "e.g. table.catalog.uri: jdbc:sqlite:/var/lib/archiver/catalog.db or jdbc:postgresql://db:5432/iceberg"
+                : "e.g. table.catalog.uri: https://polaris.example.com/api/catalog");
+        String uri = config.get(TABLE_CATALOG_URI);
+        boolean jdbcUri = uri.startsWith("jdbc:");
+        if (jdbcUri != (config.get(TABLE_CATALOG_TYPE) == CatalogType.JDBC)) {
+            throw new ConfigException(
+                    "Invalid value '" + uri + "' for '" + TABLE_CATALOG_URI.key() + "': " + TABLE_CATALOG_TYPE.key() + " is "
+                            + config.get(TABLE_CATALOG_TYPE) + ", which takes " + (jdbcUri ? "an http(s) URL" : "a jdbc: URL")
+                            + "; set " + TABLE_CATALOG_TYPE.key() + ": " + (jdbcUri ? "jdbc" : "rest") + " or change the URI.");
+        }
+        if (config.get(TABLE_NAMESPACE).isBlank()) {
+            throw new ConfigException("Invalid value '' for '" + TABLE_NAMESPACE.key() + "': expected a namespace name, e.g. kafka.");
+        }
+    }
+
+    private TableOptions() {}
+}

@@ -1,0 +1,53 @@
+package io.archiver.format.parquet;
+
+import org.apache.flink.core.fs.Path;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+import java.io.IOException;
+import java.util.Map;
+
+import static io.archiver.record.EnvelopeFields.OFFSET;
+
+/** What the footer of an archive's Parquet file says, read without reading its rows. */
+public final class ParquetFooters {
+
+    private ParquetFooters() {}
+
+    /** The smallest and largest offset and the record count of a file ({@code {min, max, count}}) from its footer, or null
+     * when the footer does not tell (no statistics, no records). */
+    public static long[] offsetStatistics(ParquetMetadata footer) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        long count = 0;
+        for (BlockMetaData block : footer.getBlocks()) {
+            count += block.getRowCount();
+            for (ColumnChunkMetaData column : block.getColumns()) {
+                if (column.getPath().toDotString().equals(OFFSET)) {
+                    Statistics<?> stats = column.getStatistics();
+                    if (stats == null || !stats.hasNonNullValue()) {
+                        return null;
+                    }
+                    min = Math.min(min, (Long) stats.genericGetMin());
+                    max = Math.max(max, (Long) stats.genericGetMax());
+                }
+            }
+        }
+        return count == 0 ? null : new long[] {min, max, count};
+    }
+
+    /** What a file of the per-topic layout holds of each partition (partition to {first, last, records}), from its footer. */
+    public static Map<Integer, long[]> sharedFilePartitions(ParquetMetadata footer) {
+        return SharedFilePartitions.decode(footer.getFileMetaData().getKeyValueMetaData().get(SharedFilePartitions.KEY));
+    }
+
+    /** The footer of {@code file}, {@code length} bytes long. */
+    public static ParquetMetadata readFooter(Path file, long length) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file.getFileSystem(), file, length))) {
+            return reader.getFooter();
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package io.archiver.table;
+
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SeekableInputStream;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * Iceberg's file access through Flink's file systems: the table's metadata and manifests are read and written with
+ * the same S3 settings, credentials and encryption as the archive's files ({@code flink.s3.*}), and the table needs
+ * no Hadoop configuration of its own. A catalog loads it by name ({@code io-impl}).
+ */
+public final class FlinkFileIO implements FileIO {
+
+    private static final long serialVersionUID = 1L;
+
+    private Map<String, String> properties = Map.of();
+
+    @Override
+    public void initialize(Map<String, String> props) {
+        this.properties = Map.copyOf(props);
+    }
+
+    @Override
+    public Map<String, String> properties() {
+        return properties;
+    }
+
+    @Override
+    public InputFile newInputFile(String location) {
+        return new In(location, -1);
+    }
+
+    @Override
+    public InputFile newInputFile(String location, long length) {
+        return new In(location, length);
+    }
+
+    @Override
+    public OutputFile newOutputFile(String location) {
+        return new Out(location);
+    }
+
+    @Override
+    public void deleteFile(String location) {
+        Path path = new Path(location);
+        try {
+            path.getFileSystem().delete(path, false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + location, e);
+        }
+    }
+
+    private static FileSystem fs(Path path) {
+        try {
+            return path.getFileSystem();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No file system for " + path, e);
+        }
+    }
+
+    private static final class In implements InputFile {
+        private final String location;
+        private long length;
+
+        In(String location, long length) {
+            this.location = location;
+            this.length = length;
+        }
+
+        @Override
+        public long getLength() {
+            if (length < 0) {
+                Path path = new Path(location);
+                try {
+                    length = fs(path).getFileStatus(path).getLen();
+                } catch (FileNotFoundException e) {
+                    throw new NotFoundException(e, "File does not exist: %s", location);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot read the length of " + location, e);
+                }
+            }
+            return length;
+        }
+
+        @Override
+        public SeekableInputStream newStream() {
+            Path path = new Path(location);
+            FSDataInputStream in;
+            try {
+                in = fs(path).open(path);
+            } catch (FileNotFoundException e) {
+                throw new NotFoundException(e, "File does not exist: %s", location);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot open " + location, e);
+            }
+            return new SeekableInputStream() {
+                @Override
+                public long getPos() throws IOException {
+                    return in.getPos();
+                }
+
+                @Override
+                public void seek(long newPos) throws IOException {
+                    in.seek(newPos);
+                }
+
+                @Override
+                public int read() throws IOException {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public long skip(long n) throws IOException {
+                    return in.skip(n);
+                }
+
+                @Override
+                public int available() throws IOException {
+                    return in.available();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    in.close();
+                }
+            };
+        }
+
+        @Override
+        public String location() {
+            return location;
+        }
+
+        @Override
+        public boolean exists() {
+            Path path = new Path(location);
+            try {
+                return fs(path).exists(path);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot look for " + location, e);
+            }
+        }
+    }
+
+    private static final class Out implements OutputFile {
+        private final String location;
+
+        Out(String location) {
+            this.location = location;
+        }
+
+        @Override
+        public PositionOutputStream create() {
+            Path path = new Path(location);
+            try {
+                if (fs(path).exists(path)) {
+                    throw new AlreadyExistsException("File already exists: %s", location);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot look for " + location, e);
+            }
+            return open(FileSystem.WriteMode.NO_OVERWRITE);
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite() {
+            return open(FileSystem.WriteMode.OVERWRITE);
+        }
+
+        private PositionOutputStream open(FileSystem.WriteMode mode) {
+            Path path = new Path(location);
+            FSDataOutputStream out;
+            try {
+                out = fs(path).create(path, mode);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create " + location, e);
+            }
+            return new PositionOutputStream() {
+                @Override
+                public long getPos() throws IOException {
+                    return out.getPos();
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    out.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    out.write(b, off, len);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    out.flush();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    out.close();
+                }
+            };
+        }
+
+        @Override
+        public String location() {
+            return location;
+        }
+
+        @Override
+        public InputFile toInputFile() {
+            return new In(location, -1);
+        }
+    }
+}
