@@ -118,9 +118,24 @@ public final class TableOptions {
                             + config.get(TABLE_CATALOG_TYPE) + ", which takes " + (jdbcUri ? "an http(s) URL" : "a jdbc: URL")
                             + "; set " + TABLE_CATALOG_TYPE.key() + ": " + (jdbcUri ? "jdbc" : "rest") + " or change the URI.");
         }
+        java.util.Map<String, String> tables = new java.util.HashMap<>();
+        for (String topic : config.topics()) {
+            String other = tables.putIfAbsent(tableName(config.get(TABLE_NAME_PREFIX), topic), topic);
+            if (other != null) {
+                throw new ConfigException("Topics '" + other + "' and '" + topic + "' would share the table '"
+                        + tableName(config.get(TABLE_NAME_PREFIX), topic) + "' (" + TABLE_NAME_PREFIX.key() + " + the topic, every "
+                        + "character other than letters, digits and '_' written '_'): archive them with two jobs of different "
+                        + SinkOptions.SINK_PATH.key() + " and " + TABLE_NAME_PREFIX.key() + ".");
+            }
+        }
         if (config.get(TABLE_NAMESPACE).isBlank()) {
             throw new ConfigException("Invalid value '' for '" + TABLE_NAMESPACE.key() + "': expected a namespace name, e.g. kafka.");
         }
+    }
+
+    /** The name of {@code topic}'s table: {@code prefix} and the topic, every character other than letters, digits and '_' written '_'. */
+    public static String tableName(String prefix, String topic) {
+        return (prefix + topic).replaceAll("[^A-Za-z0-9_]", "_");
     }
 
     private TableOptions() {}

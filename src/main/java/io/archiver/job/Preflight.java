@@ -53,6 +53,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.archiver.config.SchemaRegistryOptions;
+import io.archiver.config.TableOptions;
+import io.archiver.table.ArchiveCatalog;
+import io.archiver.table.TableSettings;
 import io.archiver.record.PayloadFormats;
 import io.archiver.registry.RegistryUnavailableException;
 import io.archiver.registry.SchemaRegistryClient;
@@ -97,6 +100,53 @@ public final class Preflight {
         checkEncryption(config);
         checkSink(ArchiveRoot.of(config));
         checkUploadLifecycle(ArchiveRoot.of(config), config.get(SINK_ORPHANED_UPLOADS_ABORT_AFTER));
+        checkTables(config);
+    }
+
+    /**
+     * With {@code table.format: iceberg}: the catalog answers, and each listed topic's table exists or may be created
+     * ({@code table.create}). Topics of a pattern are checked at their first commit.
+     */
+    void checkTables(ArchiverConfig config) {
+        Optional<TableSettings> settings = TableSettings.of(config);
+        if (settings.isEmpty()) {
+            return;
+        }
+        try {
+            String found = withinTimeout(() -> {
+                try (ArchiveCatalog catalog = ArchiveCatalog.open(settings.get())) {
+                    List<String> missing = new ArrayList<>();
+                    for (String topic : config.topics()) {
+                        if (!catalog.exists(topic)) {
+                            missing.add(catalog.identifier(topic).toString());
+                        }
+                    }
+                    if (!missing.isEmpty() && !settings.get().create()) {
+                        throw new PreflightException("Table(s) " + String.join(", ", missing) + " do not exist in the " + settings.get()
+                                + " and '" + TableOptions.TABLE_CREATE.key() + "' is false: create them, or set '"
+                                + TableOptions.TABLE_CREATE.key() + ": true'.");
+                    }
+                    return (config.topics().size() - missing.size()) + " of " + config.topics().size() + " topics' tables exist"
+                            + (missing.isEmpty() ? "" : ", " + String.join(", ", missing) + " created at the first commit");
+                }
+            });
+            LOG.info("Pre-flight: the {} answers: {}", settings.get(), found);
+        } catch (TimeoutException e) {
+            throw new PreflightException("The Iceberg catalog at '" + settings.get().uri() + "' did not answer within "
+                    + timeout.toSeconds() + " s. Check '" + TableOptions.TABLE_CATALOG_URI.key() + "' and that this machine reaches it, or raise '"
+                    + PREFLIGHT_TIMEOUT.key() + "'.");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof PreflightException p) {
+                throw p;
+            }
+            throw new PreflightException("Cannot use the Iceberg catalog at '" + settings.get().uri() + "': " + rootCause(e)
+                    + ". Check '" + TableOptions.TABLE_CATALOG_URI.key() + "' and its credentials ('"
+                    + TableOptions.TABLE_CATALOG_USER.key() + "'/'" + TableOptions.TABLE_CATALOG_PASSWORD.key() + "' for jdbc, '"
+                    + TableOptions.TABLE_CATALOG_CREDENTIAL.key() + "' or '" + TableOptions.TABLE_CATALOG_TOKEN.key() + "' for rest).");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PreflightException("Interrupted while checking the Iceberg catalog.");
+        }
     }
 
     /** When payloads are decoded with a Schema Registry: one of its URLs answers, and accepts the credentials. */

@@ -23,7 +23,6 @@ import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,32 +89,26 @@ public final class ArchiveTable {
                 fresh.add(f);
             }
         }
-        checkListed(held, positions);
+        checkListed(held, positions, pool);
         if (fresh.isEmpty()) {
             return new Appended(0, 0, null);
         }
         Map<TableFile, ParquetMetadata> footers = footers(fresh, pool);
         Transaction tx = table.newTransaction();
         Schema before = table.schema();
-        UpdateSchema schema = tx.updateSchema();
-        for (MessageType fileSchema : footers.values().stream().map(f -> f.getFileMetaData().getSchema()).distinct().toList()) {
-            try {
-                schema.unionByNameWith(TableLayout.of(fileSchema));
-            } catch (IllegalArgumentException e) {
-                throw new IOException("Cannot add the columns of the archive's files to table " + name + ": " + e.getMessage()
-                        + ". The files' columns changed in a way Iceberg's schema evolution does not allow (a record format "
-                        + "changed for the same topic?): archive the topic into another table (table.name-prefix) or keep its formats.", e);
-            }
-        }
-        Schema after = schema.apply();
+        List<Schema> fileSchemas = footers.values().stream().map(f -> f.getFileMetaData().getSchema()).distinct()
+                .map(TableLayout::of).toList();
+        Schema after = grown(table.updateSchema(), fileSchemas).apply();
         if (!after.sameSchema(before)) {
-            schema.commit();
+            grown(tx.updateSchema(), fileSchemas).commit();
             tx.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, TableLayout.nameMapping(after)).commit();
+            after = tx.table().schema();
             LOG.info("Table {}: schema grows with the columns of the archive's files, now {} columns", name, after.columns().size());
         }
         NameMapping mapping = NameMappingParser.fromJson(TableLayout.nameMapping(after));
         MetricsConfig metricsConfig = MetricsConfig.forTable(table);
-        AppendFiles append = tx.newFastAppend();
+        // the pool is the committer's: Iceberg's static worker pool keeps the class loader of the task that first used it
+        AppendFiles append = tx.newFastAppend().scanManifestsWith(pool);
         Map<Integer, Long> next = new HashMap<>();
         long records = 0;
         for (TableFile f : fresh) {
@@ -151,6 +144,20 @@ public final class ArchiveTable {
         return new Appended(fresh.size(), records, table.currentSnapshot());
     }
 
+    /** {@code update} with the columns of {@code fileSchemas} the table lacks; fails naming the table when they do not fit it. */
+    private UpdateSchema grown(UpdateSchema update, List<Schema> fileSchemas) throws IOException {
+        for (Schema fileSchema : fileSchemas) {
+            try {
+                update.unionByNameWith(fileSchema);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("Cannot add the columns of the archive's files to table " + name + ": " + e.getMessage()
+                        + ". The files' columns changed in a way Iceberg's schema evolution does not allow (a record format "
+                        + "changed for the same topic?): archive the topic into another table (table.name-prefix) or keep its formats.", e);
+            }
+        }
+        return update;
+    }
+
     /** Whether the table holds every offset of {@code f} (its every partition's range lies below the table's position). */
     private boolean isHeld(TableFile f, TablePositions positions) throws IOException {
         int below = 0;
@@ -174,13 +181,14 @@ public final class ArchiveTable {
      * One it does not list means the partition's offsets went back: the topic was deleted and created again, or the
      * Kafka cluster replaced. One scan of the files of the partitions concerned.
      */
-    private void checkListed(List<TableFile> held, TablePositions positions) throws IOException {
+    private void checkListed(List<TableFile> held, TablePositions positions, ExecutorService pool) throws IOException {
         if (held.isEmpty()) {
             return;
         }
         List<Integer> partitions = held.stream().flatMap(f -> f.ranges().stream()).map(FileStats::partition).distinct().toList();
         java.util.Set<String> listed = new java.util.HashSet<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                .planWith(pool)
                 .filter(Expressions.in(TableLayout.PARTITION, partitions.toArray()))
                 .planFiles()) {
             for (FileScanTask t : tasks) {

@@ -194,9 +194,12 @@ public final class FlinkFileIO implements FileIO {
                 throw new UncheckedIOException("Cannot create " + location, e);
             }
             return new PositionOutputStream() {
+                /** Iceberg asks for the length after closing, which a closed Flink stream may refuse. */
+                private long closedAt = -1;
+
                 @Override
                 public long getPos() throws IOException {
-                    return out.getPos();
+                    return closedAt >= 0 ? closedAt : out.getPos();
                 }
 
                 @Override
@@ -216,7 +219,11 @@ public final class FlinkFileIO implements FileIO {
 
                 @Override
                 public void close() throws IOException {
-                    out.close();
+                    if (closedAt < 0) {
+                        long pos = out.getPos();
+                        out.close();
+                        closedAt = pos;
+                    }
                 }
             };
         }

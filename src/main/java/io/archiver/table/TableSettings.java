@@ -6,6 +6,7 @@ import io.archiver.config.CatalogType;
 import io.archiver.config.SecretReferences;
 import io.archiver.config.SinkLayout;
 import io.archiver.config.TableFormat;
+import io.archiver.config.TableOptions;
 import io.archiver.config.TimePartitioning;
 import io.archiver.record.PayloadFormats;
 
@@ -69,7 +70,7 @@ public record TableSettings(
 
     /** The name of {@code topic}'s table in the namespace. */
     public String tableName(String topic) {
-        return (namePrefix + topic).replaceAll("[^A-Za-z0-9_]", "_");
+        return TableOptions.tableName(namePrefix, topic);
     }
 
     /** The catalog's properties, secrets resolved: never log them. */

@@ -53,6 +53,16 @@ class ArchiverJobUidsTest {
                 .doesNotContainKey("dead-letter-sink");
     }
 
+    @Test
+    void theTablesCommitterHasItsOwnStableUid() {
+        Map<String, String> settings = new java.util.HashMap<>(SETTINGS);
+        settings.put("table.format", "iceberg");
+        settings.put("table.catalog.uri", "jdbc:sqlite:/tmp/kafka-s3-archiver-uids.db");
+        assertThat(uidsAndNames(settings))
+                .containsEntry("Sink archive-sink Global Committer", "Archive sink: Global Committer")
+                .containsKey("Sink Committer: archive-sink");
+    }
+
     private static Map<String, String> uidsAndNames(Map<String, String> settings) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         ArchiverJob.build(env, ArchiverConfig.of(settings), new ArchiveLease(ArchiveRoot.of("s3://bucket/archive"), "run", "uids", Duration.ofMinutes(1)));

@@ -190,7 +190,7 @@ class ArchiveSinkTest {
                         OutputFileConfig.builder().withPartSuffix(".jsonl").build(), 60_000, 1,
                         S3EncryptionRequirement.none()),
                 new PartFiles(format, buckets, rolling, 0, 0),
-                new PositionStore(ArchiveRoot.of(root())), lease, false, noKafka, 2, CaptureSettings.none(), Duration.ZERO);
+                new PositionStore(ArchiveRoot.of(root())), lease, false, noKafka, 2, CaptureSettings.none(), Duration.ZERO, null);
         return InstantiationUtil.clone(sink);
     }
 

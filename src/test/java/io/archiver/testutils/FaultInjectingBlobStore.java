@@ -80,6 +80,10 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         return faults;
     }
 
+    private static boolean isTableMetadata(String key) {
+        return key != null && key.contains("/_archiver/tables/");
+    }
+
     private static boolean isArchiveFile(String key) {
         return key != null && key.contains("/topic=");
     }
@@ -97,6 +101,9 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
         List<S3Faults> faults = duringOutage(request.key());
+        if (isTableMetadata(request.key())) {
+            faults.forEach(S3Faults::onTableWrite);
+        }
         PutObjectResponse response = super.putBlob(request, in);
         faults.forEach(S3Faults::afterPut);
         return response;
@@ -107,6 +114,9 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
         List<S3Faults> faults = duringOutage(request.key());
         if (isArchiveFile(request.key())) {
             faults.forEach(S3Faults::onArchiveUploadStart);
+        }
+        if (isTableMetadata(request.key())) {
+            faults.forEach(S3Faults::onTableWrite);
         }
         return super.initiateMultipartUpload(request);
     }

@@ -101,6 +101,11 @@ public final class FaultScenario implements AutoCloseable {
         Await.until(atLeast + " records produced", CATCH_UP, () -> producer.sent() >= atLeast, this::progress);
     }
 
+    /** Waits until the producer has handed every record to Kafka and ended its transactions. */
+    public void awaitProducerDone() throws Exception {
+        producer.awaitDone(CATCH_UP.toMillis());
+    }
+
     /** Records produced so far that a read_committed reader sees (aborted transactions left out). */
     public long committedSoFar() {
         return producer.committed();

@@ -24,6 +24,7 @@ public final class S3Faults {
     private final AtomicInteger refuseStarts = new AtomicInteger();
     private final AtomicInteger refuseParts = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
+    private volatile boolean refuseTableWrites;
 
     /** Every data request is answered with {@code status} for {@code duration}. */
     public void outage(int status, Duration duration) {
@@ -65,6 +66,14 @@ public final class S3Faults {
         refuseParts.set(n);
     }
 
+    /**
+     * Every write of the Iceberg tables' metadata (under {@code _archiver/tables/}) is refused with 403 until {@link
+     * #heal()}: the table's commits fail while the archive's files commit, as when the catalog's store is down.
+     */
+    public void refuseTableWrites() {
+        refuseTableWrites = true;
+    }
+
     /** True once {@link #haltCompletesAfter} has let its requests through and refuses the rest. */
     public boolean completesHalted() {
         return completesBeforeHalt.get() == 0;
@@ -88,6 +97,14 @@ public final class S3Faults {
         loseCompleteAnswers.set(0);
         losePutAnswers.set(0);
         completesBeforeHalt.set(-1);
+        refuseTableWrites = false;
+    }
+
+    /** Before an object under a table's metadata is written. */
+    void onTableWrite() {
+        if (refuseTableWrites) {
+            throw injected(403);
+        }
     }
 
     void duringOutage() {

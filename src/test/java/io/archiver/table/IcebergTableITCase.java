@@ -1,0 +1,131 @@
+package io.archiver.table;
+
+import io.archiver.config.SinkLayout;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.sink.files.FileStats;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.S3Faults;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TableContents;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The archive as an Iceberg table (a JDBC catalog on SQLite, the tables' metadata in S3 beside the archive): through
+ * TaskManager kills, an outage of the tables' store longer than many checkpoints, a start without state after files
+ * were committed that no snapshot holds, and a savepoint resumed under a new job id, the topic's table ends equal to
+ * what a read_committed consumer reads, record by record, read by Iceberg's own reader and by DuckDB, and lists
+ * exactly the archive's files.
+ */
+@ExtendWith(SharedStack.class)
+@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+class IcebergTableITCase {
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    @TempDir
+    static Path catalogs;
+
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void theTableEqualsTheReadCommittedTruthThroughTaskManagerKillsAndAnOutageOfItsStore(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("table-faults", 20_000, 1_500, settings("table-faults-" + layout, layout))) {
+            s.awaitArchived(3_000);
+            SharedStack.get().killAndReplaceTaskManagers();
+            s.awaitArchived(6_000);
+            storeDownForAWhile(s.s3Faults());
+            s.awaitArchived(10_000);
+            SharedStack.get().killAndReplaceTaskManagers();
+            List<ArchiveRecord> truth = drainWithTable(s);
+            TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
+        }
+    }
+
+    @Test
+    void aStartWithoutStateAppendsTheFilesNoSnapshotHoldsAndASavepointResumedUnderANewJobDoublesNothing() throws Exception {
+        try (FaultScenario s = FaultScenario.start("table-stateless", 16_000, 1_500, settings("table-stateless", SinkLayout.PER_PARTITION))) {
+            s.awaitArchived(3_000);
+            // files keep committing while no snapshot can: then the job is gone, state and all
+            s.s3Faults().refuseTableWrites();
+            Await.until("a checkpoint's files committed that the table does not hold", WAIT,
+                    () -> s.s3Faults().injectedFaults() >= 3);
+            s.cancel();
+            s.s3Faults().heal();
+            assertThat(TableContents.records(s.config(), s.topic())).as("records of the table behind the archive's")
+                    .isLessThan(ArchiveAssertions.archivedCount(s.config().sinkPath(), PayloadFormats.of(s.config())));
+
+            s.restartWithoutState(Map.of());
+            s.awaitArchived(7_000);
+            s.resume(s.stopWithSavepoint(), 3);
+            List<ArchiveRecord> truth = drainWithTable(s);
+            TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
+            assertThat(TableContents.appendingJobs(s.config(), s.topic())).as("jobs whose snapshots the table holds")
+                    .contains("catch-up").hasSizeGreaterThanOrEqualTo(4);
+
+            refusesFilesOfAPartitionWhoseOffsetsWentBack(s);
+        }
+    }
+
+    /** A file below what the table holds of its partition that the table does not list: refused, never skipped. */
+    private static void refusesFilesOfAPartitionWhoseOffsetsWentBack(FaultScenario s) throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(s.config()).orElseThrow())) {
+            ArchiveTable table = catalog.table(s.topic());
+            String path = s.config().sinkPath() + "/topic=" + s.topic() + "/partition=0/date=2026-01-01/part-of-a-recreated-topic.parquet";
+            TableFile recreated = new TableFile(path, 1_000, List.of(new FileStats(s.topic(), 0, 0, 9, 10)));
+            long before = table.positions().next(0).orElseThrow();
+            assertThatThrownBy(() -> table.append(List.of(recreated), Map.of(), pool))
+                    .hasMessageContaining("offsets went back")
+                    .hasMessageContaining(path);
+            assertThat(table.positions().next(0)).contains(before);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The tables' store refuses every write until the job has failed its table commits a few times. */
+    private static void storeDownForAWhile(S3Faults faults) throws Exception {
+        int before = faults.injectedFaults();
+        faults.refuseTableWrites();
+        Await.until("table commits refused", WAIT, () -> faults.injectedFaults() >= before + 3);
+        faults.heal();
+    }
+
+    /** Waits until the producer is done and the table holds every committed record, then drains the scenario. */
+    private static List<ArchiveRecord> drainWithTable(FaultScenario s) throws Exception {
+        s.awaitProducerDone();
+        Await.until("the table holds every committed record", WAIT,
+                () -> TableContents.records(s.config(), s.topic()) >= s.committedSoFar(),
+                () -> "table " + TableContents.records(s.config(), s.topic()) + " of " + s.committedSoFar());
+        List<ArchiveRecord> truth = s.drain();
+        ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), PayloadFormats.of(s.config()), truth);
+        return truth;
+    }
+
+    private static Map<String, String> settings(String catalog, SinkLayout layout) {
+        return Map.of(
+                "parallelism", "2",
+                "sink.layout", layout.configName(),
+                "sink.time-partitioning", "hour",
+                "table.format", "iceberg",
+                "table.catalog.uri", "jdbc:sqlite:" + catalogs.resolve(catalog + ".db"));
+    }
+}
