@@ -46,10 +46,11 @@ import java.util.Properties;
  * log every committed file. Writers renew the archive's lease and the committer checks it before every commit.
  *
  * <pre>
- *  records ──► ArchiveSinkWriter ──► "Checkpoint ids" ──► ArchiveCommitter
- *              (one per subtask:      (map, uid            (checks the lease, writes position
- *               part files, their      checkpoint-ids:      records, completes the uploads,
- *               offsets, the lease)    tags committables)   logs and counts committed files)
+ *  records ──► ArchiveSinkWriter ──► "Checkpoint ids" ──► ArchiveCommitter ──► TableCommitter
+ *              (one per subtask:      (map, uid            (checks the lease, writes    (table.format: iceberg;
+ *               part files, their      checkpoint-ids:      position records, completes   Flink's global committer:
+ *               offsets, the lease)    tags committables)   the uploads, logs and counts  a snapshot per topic and
+ *                                                           committed files)              checkpoint)
  * </pre>
  *
  * <p>Each writer's state of its own (the offsets of the part files it finished, the heap its open files

@@ -1,15 +1,12 @@
 package io.archiver.sink;
 
 import io.archiver.archive.ArchiveFiles;
-import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.fencing.ArchiveLease;
-import io.archiver.format.parquet.ParquetFooters;
 import io.archiver.fs.IoThreads;
 import io.archiver.metrics.ArchiverMetric;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
-import io.archiver.sink.files.FileStats;
 import io.archiver.table.ArchiveCatalog;
 import io.archiver.table.ArchiveTable;
 import io.archiver.table.TableFile;
@@ -22,7 +19,6 @@ import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -136,26 +131,7 @@ final class TableCommitter implements Committer<ArchiveCommittable> {
     private static TableFile tableFile(ArchiveCommittable c) throws IOException {
         Path path = c.file().getPendingFile().getPath();
         long size = c.file().getPendingFile().getSize();
-        if (!c.stats().isEmpty()) {
-            return new TableFile(path.toString(), size, c.stats());
-        }
-        ParquetMetadata footer = ParquetFooters.readFooter(path, size);
-        List<FileStats> stats = new ArrayList<>();
-        Optional<ArchiveLayout.TopicPartitionDir> dir = ArchiveLayout.partitionOf(path.toString());
-        if (dir.isPresent()) {
-            long[] s = ParquetFooters.offsetStatistics(footer);
-            if (s != null) {
-                stats.add(new FileStats(dir.get().topic(), dir.get().partition(), s[0], s[1], s[2]));
-            }
-        } else {
-            String topic = ArchiveLayout.sharedFileTopic(path.toString()).orElseThrow(
-                    () -> new IOException("Not a file of the archive's layout: " + path));
-            ParquetFooters.sharedFilePartitions(footer).forEach((p, s) -> stats.add(new FileStats(topic, p, s[0], s[1], s[2])));
-        }
-        if (stats.isEmpty()) {
-            throw new IOException("No offsets in the footer of " + path + ": cannot append it to its table");
-        }
-        return new TableFile(path.toString(), size, stats);
+        return c.stats().isEmpty() ? TableFile.fromFooter(path, size) : new TableFile(path.toString(), size, c.stats());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.archiver.deploy;
 
+import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.local.SessionCluster;
@@ -16,6 +17,7 @@ import io.archiver.testutils.PrometheusServer;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SessionClusters;
 import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TableContents;
 import io.archiver.testutils.TestRecords;
 
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +50,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(SharedStack.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SessionClusterITCase {
+
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path catalogs;
 
     private static final PayloadFormats FORMATS = PayloadFormats.BYTES;
     /** The jobs' checkpoint interval ({@link #args}): the alert rules are scaled to it. */
@@ -181,7 +186,8 @@ class SessionClusterITCase {
         stack.kafka().createTopic(topic, 4);
         String root = "s3://" + SharedStack.BUCKET + "/" + topic;
         try (ContinuousProducer producer = new ContinuousProducer(stack.kafka().bootstrapServers(), topic, 4, 20_000, 2_000)) {
-            String jobId = cluster.submit(jar(), withLayout(args(topic, root, 2), layout));
+            String catalog = "jdbc:sqlite:" + catalogs.resolve("cluster-" + layout.configName() + ".db");
+            String jobId = cluster.submit(jar(), withTable(withLayout(args(topic, root, 2), layout), catalog));
             String running = jobId;
             try {
                 ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
@@ -225,8 +231,9 @@ class SessionClusterITCase {
                 cluster.startJobManager();
                 cluster.awaitTaskManagers(1, Duration.ofMinutes(2));
                 String checkpoint = Checkpoints.latest("s3://" + SharedStack.BUCKET + "/cluster/checkpoints/" + jobId);
-                running = cluster.submitFrom(checkpoint, jar(), withLayout(args(topic, root, 2), layout));
+                running = cluster.submitFrom(checkpoint, jar(), withTable(withLayout(args(topic, root, 2), layout), catalog));
                 assertEverythingArchivedOnce(producer, topic, root, counter);
+                assertTableEqualsTopic(topic, root, catalog);
             } finally {
                 if (running != null) {
                     cluster.cancel(running);
@@ -403,6 +410,23 @@ class SessionClusterITCase {
             "-D", "preflight.timeout=20 s",
             "-D", "fencing.lease-timeout=5 s"
         };
+    }
+
+    /** The topic's Iceberg table, read by Iceberg's reader and DuckDB, against what Kafka holds. */
+    private static void assertTableEqualsTopic(String topic, String root, String catalog) throws Exception {
+        ArchiverConfig config = ArchiverConfig.of(Map.of("kafka.bootstrap.servers", SharedStack.get().kafka().bootstrapServers(),
+                "kafka.topics", topic, "sink.path", root, "table.format", "iceberg", "table.catalog.uri", catalog));
+        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic);
+        Await.until("the table of " + topic + " holds every record", Duration.ofMinutes(2),
+                () -> TableContents.records(config, topic) >= inKafka.size());
+        TableContents.assertEqualsTruth(config, topic, inKafka);
+    }
+
+    /** {@code args} with the topics' Iceberg tables in the SQLite catalog {@code catalog} (the cluster runs on this host). */
+    private static String[] withTable(String[] args, String catalog) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("-D", "table.format=iceberg", "-D", "table.catalog.uri=" + catalog));
+        return all.toArray(new String[0]);
     }
 
     private static String[] withLayout(String[] args, SinkLayout layout) {
