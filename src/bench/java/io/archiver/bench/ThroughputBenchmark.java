@@ -62,8 +62,9 @@ import java.util.stream.Stream;
  *
  * <p>{@code mvn -q -DskipTests package exec:exec@bench -Dbench.class=ThroughputBenchmark
  * [-Dbench.args="-Dbench.throughput.records=2000000 -Dbench.rounds=3 -Dbench.throughput.only=gzip"]}; {@code only}
- * keeps the archiver variants whose name contains the text, or the one variant of that name (the limit and the
- * peer always run). {@code -Dbench.throughput.payload=avro}: Avro values (about 1 KiB, {@link AvroOrders}) through
+ * keeps the archiver variants whose name contains the text, or the variants of those names separated by '|' (the
+ * limit and the peer always run). "archiver parquet zstd, Iceberg table" is "archiver parquet zstd" with a table
+ * commit per checkpoint (a SQLite catalog, metadata in the S3 server). {@code -Dbench.throughput.payload=avro}: Avro values (about 1 KiB, {@link AvroOrders}) through
  * a Schema Registry, archived as typed columns against the same records kept as bytes (Parquet and JSON Lines).
  */
 public final class ThroughputBenchmark {
@@ -150,6 +151,8 @@ public final class ThroughputBenchmark {
                     n -> archiver(n, Map.of("sink.format", "jsonl", "sink.jsonl.compression", "zstd", "sink.jsonl.zstd-level", "3")));
             variants.put("archiver parquet snappy", n -> archiver(n, Map.of("sink.parquet.compression", "snappy")));
             variants.put("archiver parquet zstd", n -> archiver(n, Map.of("sink.parquet.compression", "zstd")));
+            variants.put("archiver parquet zstd, Iceberg table", n -> archiver(n, Map.of("sink.parquet.compression", "zstd",
+                    "table.format", "iceberg", "table.catalog.uri", "jdbc:sqlite:" + catalogs().resolve(n + ".db"))));
             variants.put("archiver parquet zstd level 3",
                     n -> archiver(n, Map.of("sink.parquet.compression", "zstd", "sink.parquet.zstd-level", "3")));
             // the Kafka consumer's fetch sizes around its defaults (1 MiB per partition, 64 KiB socket buffer)
@@ -163,10 +166,11 @@ public final class ThroughputBenchmark {
             variants.put("archiver parquet zstd, S3 parts of 16 MiB", n -> archiver(n, Map.of("flink.s3.upload.min.part.size", "16777216")));
         }
         // -Dbench.throughput.only=gzip: the limit, the peer and the archiver variants whose name contains "gzip";
-        // a variant's full name keeps that variant alone
+        // full names separated by '|' keep those variants alone
         String only = System.getProperty("bench.throughput.only", "");
-        boolean exact = variants.containsKey(only);
-        variants.keySet().removeIf(v -> v.startsWith("archiver") && !(exact ? v.equals(only) : v.contains(only)));
+        List<String> named = List.of(only.split("\\|"));
+        boolean exact = variants.keySet().containsAll(named);
+        variants.keySet().removeIf(v -> v.startsWith("archiver") && !(exact ? named.contains(v) : v.contains(only)));
         return measure(variants, rounds, outputBytes, cpu);
     }
 
@@ -292,6 +296,13 @@ public final class ThroughputBenchmark {
         settings.put("flink.execution.checkpointing.interval", "5 s");
         JobLauncher.environment(ArchiverConfig.of(BenchSettings.withCommandLine(settings))).execute(name);
         return writtenAndDeleted(name);
+    }
+
+    /** A folder for the SQLite catalogs of the table variant, one catalog per run. */
+    private static java.nio.file.Path catalogs() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of("target", "bench", "catalogs").toAbsolutePath();
+        Files.createDirectories(dir);
+        return dir;
     }
 
     /** The size of what the job wrote (read at the S3 server's folder: what compression buys), then deletes it. */

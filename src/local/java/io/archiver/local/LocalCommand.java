@@ -78,6 +78,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             + "records are produced (record.value.format: avro), then query the typed columns with DuckDB and stop.")
     boolean avroDemo;
 
+    @Option(names = "--iceberg-demo", description = "Archive the topic into an Iceberg table too (table.format: iceberg, a SQLite "
+            + "catalog in the work folder), print the table's snapshots and query the current snapshot's files with DuckDB; then stop.")
+    boolean icebergDemo;
+
     @Option(names = "--secure", description = "Run the stack secured as production clusters are: Kafka over TLS with a SCRAM user "
             + "limited by ACLs, S3 over HTTPS, certificates of a private CA made at start, SSE-KMS required of every object; "
             + "writes the archiver's secured configuration to <work-dir>/archiver-secure.yaml.")
@@ -91,8 +95,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Instant started = Instant.now();
-        if (avroDemo && restoreDemo) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--avro-demo and --restore-demo are separate demos: run one at a time.");
+        if ((avroDemo ? 1 : 0) + (restoreDemo ? 1 : 0) + (icebergDemo ? 1 : 0) > 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--avro-demo, --restore-demo and --iceberg-demo are separate demos: run one at a time.");
         }
         if (secure && restoreDemo) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
@@ -109,6 +114,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             if (avroDemo) {
                 avro = AvroDemo.start(out, topic);
                 avro.addSettings(settings);
+            }
+            IcebergDemo iceberg = icebergDemo ? new IcebergDemo(workDir) : null;
+            if (iceberg != null) {
+                iceberg.addSettings(settings);
             }
             RestoreDemo demo = restoreDemo ? new RestoreDemo(stack.kafka().bootstrapServers(), topic, partitions) : null;
             if (demo != null) {
@@ -147,6 +156,11 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             if (avro != null) {
                 avro.query(out, stack.s3().dataDir().resolve(LocalStack.BUCKET));
             }
+            if (iceberg != null) {
+                boolean shown = iceberg.show(out, cfg, topic, records, stack.s3().dataDir().resolve(LocalStack.BUCKET), Instant.now().plus(timeout));
+                job.cancel().get(30, TimeUnit.SECONDS);
+                return shown ? 0 : 1;
+            }
             if (demo != null) {
                 boolean captured = demo.awaitGroupArchived(out, cfg, Instant.now().plus(timeout));
                 job.cancel().get(30, TimeUnit.SECONDS);
@@ -162,7 +176,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             if (avro != null) {
                 avro.close();
             }
-            if (once || restoreDemo || avroDemo || job == null) {
+            if (once || restoreDemo || avroDemo || icebergDemo || job == null) {
                 stack.close();
             }
         }

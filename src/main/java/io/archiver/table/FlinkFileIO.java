@@ -212,9 +212,12 @@ public final class FlinkFileIO implements FileIO {
                     out.write(b, off, len);
                 }
 
+                /**
+                 * Nothing: an object is written whole when the stream closes, and S3A warns of every flush (Hadoop's
+                 * Syncable, which object stores do not support). Iceberg closes every file it writes.
+                 */
                 @Override
-                public void flush() throws IOException {
-                    out.flush();
+                public void flush() {
                 }
 
                 @Override

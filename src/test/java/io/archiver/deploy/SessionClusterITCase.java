@@ -100,7 +100,8 @@ class SessionClusterITCase {
         String topic = newTopic("normal-run");
         String root = archiveOf(topic);
         List<ArchiveRecord> records = TestRecords.produce(stack.kafka().bootstrapServers(), topic, 2, 0, 2_000);
-        String jobId = cluster.submit(jar(), args(topic, root, 2));
+        // with the topic's Iceberg table: its panel has series, and its commits log nothing above INFO either
+        String jobId = cluster.submit(jar(), withTable(args(topic, root, 2), "jdbc:sqlite:" + catalogs.resolve("normal-run.db")));
         try {
             ArchiveCounter counter = new ArchiveCounter(root, FORMATS);
             Await.until("records archived by the cluster job", Duration.ofMinutes(2), () -> counter.count() >= records.size());
