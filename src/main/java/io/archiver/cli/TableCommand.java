@@ -12,6 +12,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Optional;
@@ -57,9 +58,24 @@ final class TableCommand {
                 out.println("Registered the archive " + cfg.sinkPath() + " in " + settings.get() + ": " + appended
                         + " files appended" + (appended == 0 ? " (the tables held every file)" : ""));
                 return 0;
+            } catch (IOException | RuntimeException e) {
+                err.println("error: Cannot register the archive " + cfg.sinkPath() + " in the " + settings.get() + ": " + messages(e));
+                return ArchiverCli.CONFIG_ERROR;
             } finally {
                 pool.shutdownNow();
             }
         }
+    }
+
+    /** The messages of {@code e} and its causes, each once. */
+    static String messages(Throwable e) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (sb.indexOf(m) < 0) {
+                sb.append(sb.length() == 0 ? "" : ": ").append(m);
+            }
+        }
+        return sb.toString();
     }
 }
