@@ -1,5 +1,7 @@
 package io.archiver.audit;
 
+import io.archiver.table.TableAgreement;
+
 import java.util.List;
 
 /** The audit of a whole archive: per partition, plus what lies around uncommitted, and the verdict. */
@@ -12,9 +14,15 @@ public final class AuditReport {
     private final List<String> staleUploads;
     private final int recentUploads;
     private final List<String> cutShortUploads;
+    private final List<TableAgreement> tables;
 
     AuditReport(String archive, boolean deep, List<PartitionAudit> partitions, List<String> leftovers,
             List<String> staleUploads, int recentUploads, List<String> cutShortUploads) {
+        this(archive, deep, partitions, leftovers, staleUploads, recentUploads, cutShortUploads, List.of());
+    }
+
+    private AuditReport(String archive, boolean deep, List<PartitionAudit> partitions, List<String> leftovers,
+            List<String> staleUploads, int recentUploads, List<String> cutShortUploads, List<TableAgreement> tables) {
         this.archive = archive;
         this.deep = deep;
         this.partitions = partitions;
@@ -22,6 +30,17 @@ public final class AuditReport {
         this.staleUploads = staleUploads;
         this.recentUploads = recentUploads;
         this.cutShortUploads = cutShortUploads;
+        this.tables = List.copyOf(tables);
+    }
+
+    /** This report with the archive's Iceberg tables compared to its folders ({@code table.format: iceberg}). */
+    public AuditReport withTables(List<TableAgreement> agreements) {
+        return new AuditReport(archive, deep, partitions, leftovers, staleUploads, recentUploads, cutShortUploads, agreements);
+    }
+
+    /** Each topic's table against the archive's files; empty without a table. */
+    public List<TableAgreement> getTables() {
+        return tables;
     }
 
     /** Incomplete uploads that position records list: commits cut short, completed by the next start without state. */
@@ -101,6 +120,6 @@ public final class AuditReport {
     public boolean isClean() {
         return getMissing() == 0 && getDuplicatedOffsets() == 0 && getArchivedNotInKafka() == 0 && getOffsetsBeyondPosition() == 0
                 && getContentMismatches() == 0
-                && leftovers.isEmpty() && staleUploads.isEmpty();
+                && leftovers.isEmpty() && staleUploads.isEmpty() && tables.stream().allMatch(TableAgreement::isClean);
     }
 }

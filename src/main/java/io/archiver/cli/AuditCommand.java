@@ -8,6 +8,10 @@ import io.archiver.audit.KafkaInspector;
 import io.archiver.audit.PartitionAudit;
 import io.archiver.audit.Rejections;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.table.ArchiveCatalog;
+import io.archiver.table.TableAgreement;
+import io.archiver.table.TableCheck;
+import io.archiver.table.TableSettings;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -21,6 +25,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -86,11 +91,20 @@ final class AuditCommand implements Callable<Integer> {
     static AuditReport audit(ArchiverConfig cfg, ArchiveAccess access, KafkaInspector kafka, boolean deep, Duration orphanAge,
             PrintWriter err) throws Exception {
         List<String> topics = cfg.topics().isEmpty() ? kafka.topicsMatching(cfg.topicPattern().orElseThrow()) : cfg.topics();
-        return new ArchiveAuditor(access.verifier(), kafka, orphanAge)
+        AuditReport report = new ArchiveAuditor(access.verifier(), kafka, orphanAge)
                 .audit(access.files(), cfg.deadLetterPath(), topics, cfg.get(KAFKA_GROUP_ID), deep, line -> {
                     err.println(line);
                     err.flush();
                 });
+        Optional<TableSettings> table = TableSettings.of(cfg);
+        if (table.isEmpty()) {
+            return report;
+        }
+        err.println("Comparing the topics' Iceberg tables with the archive's files ...");
+        err.flush();
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(table.get())) {
+            return report.withTables(TableCheck.compare(catalog, access.files().list()));
+        }
     }
 
     static void printTable(PrintWriter out, AuditReport r) {
@@ -163,6 +177,18 @@ final class AuditCommand implements Callable<Integer> {
         out.printf("Leftover temporary objects: %d%n", r.getLeftovers().size());
         r.getLeftovers().forEach(f -> out.println("  " + f));
         out.printf("In progress (younger than the orphan age): %d%n", r.getInProgressUploads());
+        for (TableAgreement t : r.getTables()) {
+            out.printf("Iceberg table %s: %s, %d committed since its last snapshot (the next one's)%n", t.table(),
+                    t.snapshot() < 0 ? "no snapshot" : "snapshot " + t.snapshot() + " lists " + t.files() + " files", t.inFlight());
+            if (!t.lacking().isEmpty()) {
+                out.printf("  lacks %d files the archive committed before its last snapshot (`table register` appends them): %s%n",
+                        t.lacking().size(), examples(t.lacking()));
+            }
+            if (!t.extra().isEmpty()) {
+                out.printf("  lists %d files the archive does not hold (deleted behind the table's back): %s%n", t.extra().size(),
+                        examples(t.extra()));
+            }
+        }
         if (r.getDeadLettered() + r.getSkipped() > 0) {
             out.println("Dead-lettered and skipped records are accounted for, not missing. To archive them once their format or schema"
                     + " is fixed: `repair --rearchive-rejected --apply` (docs/audit.md).");
@@ -176,11 +202,16 @@ final class AuditCommand implements Callable<Integer> {
         } else {
             out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d archived but not in Kafka, %d with content differing from Kafka,"
                             + " %d beyond the position records, %d orphaned uploads, %d leftover objects (%d dead-lettered and %d skipped are"
-                            + " accounted for). Run `cleanup` for orphans; see docs/audit.md for the others.%n",
+                            + " accounted for)%s. Run `cleanup` for orphans; see docs/audit.md for the others.%n",
                     r.getMissing(), r.getDuplicatedOffsets(), r.getArchivedNotInKafka(), r.getContentMismatches(),
                     r.getOffsetsBeyondPosition(), r.getOrphanedUploads().size(), r.getLeftovers().size(), r.getDeadLettered(),
-                    r.getSkipped());
+                    r.getSkipped(), r.getTables().stream().anyMatch(t -> !t.isClean())
+                            ? ", " + r.getTables().stream().filter(t -> !t.isClean()).count() + " Iceberg tables out of step with the archive" : "");
         }
+    }
+
+    private static String examples(List<String> files) {
+        return String.join(", ", files.subList(0, Math.min(EXAMPLES, files.size()))) + (files.size() > EXAMPLES ? ", ..." : "");
     }
 
     private static void printRejections(PrintWriter out, String tp, Rejections r, String kind, String where) {

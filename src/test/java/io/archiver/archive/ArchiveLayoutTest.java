@@ -38,6 +38,16 @@ class ArchiveLayoutTest {
     }
 
     @Test
+    void aFilesTimeFolderIsReadBackFromItsPathAsTheBucketWroteIt() {
+        for (TimePartitioning time : TimePartitioning.values()) {
+            String path = "s3://b/a/" + ArchiveLayout.bucket("orders", 3, TS, time, SinkLayout.PER_PARTITION) + "/part-1.parquet";
+            ArchiveLayout.TimeFolder folder = ArchiveLayout.timeFolderOf(path);
+            assertThat(folder.time()).as(path).isEqualTo(time);
+            assertThat(folder.start()).as(path).isEqualTo(ArchiveLayout.timeFolderStart(TS, time));
+        }
+    }
+
+    @Test
     void hourBoundariesAndRecordsWithoutTimestamp() {
         assertThat(ArchiveLayout.bucket("t", 0, 0L, TimePartitioning.HOUR, SinkLayout.PER_PARTITION)).endsWith("date=1970-01-01/hour=00");
         assertThat(ArchiveLayout.bucket("t", 0, 86_399_999L, TimePartitioning.HOUR, SinkLayout.PER_PARTITION)).endsWith("date=1970-01-01/hour=23");

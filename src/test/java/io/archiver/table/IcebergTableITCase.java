@@ -6,6 +6,7 @@ import io.archiver.sink.files.FileStats;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.Await;
+import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedStack;
@@ -71,6 +72,8 @@ class IcebergTableITCase {
             s.s3Faults().heal();
             assertThat(TableContents.records(s.config(), s.topic())).as("records of the table behind the archive's")
                     .isLessThan(ArchiveAssertions.archivedCount(s.config().sinkPath(), PayloadFormats.of(s.config())));
+            assertThat(Cli.run(s.config(), "audit").out()).as("audit of the archive whose table lags")
+                    .containsPattern("Iceberg table kafka\\.\\w+: snapshot \\d+ lists \\d+ files, [1-9]\\d* committed since its last snapshot");
 
             s.restartWithoutState(Map.of());
             s.awaitArchived(7_000);
@@ -79,6 +82,9 @@ class IcebergTableITCase {
             TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
             assertThat(TableContents.appendingJobs(s.config(), s.topic())).as("jobs whose snapshots the table holds")
                     .contains("catch-up").hasSizeGreaterThanOrEqualTo(4);
+
+            assertThat(Cli.run(s.config(), "audit").out()).as("audit of the archive and its table at the end")
+                    .contains(", 0 committed since its last snapshot").contains("Verdict: CLEAN");
 
             refusesFilesOfAPartitionWhoseOffsetsWentBack(s);
         }
