@@ -16,7 +16,7 @@ import java.util.UUID;
  *   <li>the archiver's own objects under {@value #METADATA}/: the {@linkplain #lease() lease}, the
  *       {@linkplain #subtaskPositions() position records} (and the {@linkplain #perPartitionPositions() older
  *       per-partition ones}), the {@linkplain #skipLog() skip log}, the captured {@linkplain #groupOffsets() group
- *       offsets} and {@linkplain #topicSettings() topic settings}, the {@linkplain #restoreLedgers() restore
+ *       offsets} and {@linkplain #topicSettings() topic settings}, the {@linkplain #topicIdentities() topics' ids}, the {@linkplain #restoreLedgers() restore
  *       ledgers' identities} (and the {@linkplain #legacyRestoreStarts() start objects of 0.1.x restores}), the
  *       Iceberg {@linkplain #tables() tables' metadata} and the pre-flight {@linkplain #writeProbe() write probes};</li>
  *   <li>the dead letters' default place ({@link ArchiverConfig#defaultDeadLetterPath}).</li>
@@ -114,6 +114,11 @@ public final class ArchiveRoot implements Serializable {
     /** The folder of the start objects restores of 0.1.x wrote. */
     public Path legacyRestoreStarts() {
         return metadata("restores");
+    }
+
+    /** The ids of the Kafka topics the archive holds, by name ({@code io.archiver.capture.TopicIdentities}). */
+    public Path topicIdentities() {
+        return metadata("topic-ids.json");
     }
 
     /** Where a JDBC catalog keeps the metadata of the archive's Iceberg tables unless {@code table.catalog.warehouse} says otherwise. */

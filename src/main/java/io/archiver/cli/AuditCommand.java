@@ -178,10 +178,10 @@ final class AuditCommand implements Callable<Integer> {
         r.getLeftovers().forEach(f -> out.println("  " + f));
         out.printf("In progress (younger than the orphan age): %d%n", r.getInProgressUploads());
         for (TableAgreement t : r.getTables()) {
-            out.printf("Iceberg table %s: %s, %d committed since its last snapshot (the next one's)%n", t.table(),
+            out.printf("Iceberg table %s: %s, %d committed after its last snapshot's offsets (the next one's)%n", t.table(),
                     t.snapshot() < 0 ? "no snapshot" : "snapshot " + t.snapshot() + " lists " + t.files() + " files", t.inFlight());
             if (!t.lacking().isEmpty()) {
-                out.printf("  lacks %d files the archive committed before its last snapshot (`table register` appends them): %s%n",
+                out.printf("  lacks %d files below the offsets it holds (`table register` appends them): %s%n",
                         t.lacking().size(), examples(t.lacking()));
             }
             if (!t.extra().isEmpty()) {

@@ -60,6 +60,18 @@ public final class MetadataObjects {
                 FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
             out.write(bytes);
         }
+        failIfInterrupted(path);
+    }
+
+    /**
+     * Fails when the thread was interrupted while it closed a stream it wrote {@code path} with: S3A then returns from
+     * {@code close()} without an error and without knowing whether the object was written (it gives up waiting for the
+     * upload and only sets the interrupt flag again), so a write is not taken as done.
+     */
+    public static void failIfInterrupted(Path path) throws java.io.InterruptedIOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new java.io.InterruptedIOException("Interrupted while writing " + path + ": the object may not have been written");
+        }
     }
 
     /**

@@ -1,11 +1,13 @@
 package io.archiver.job;
 
 import io.archiver.archive.ArchiveRoot;
+import io.archiver.capture.TopicIdentities;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.FileSystemPlugins;
 import io.archiver.fs.S3EncryptionRequirement;
 import io.archiver.fencing.ArchiveLease;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.core.fs.FileSystem;
@@ -14,6 +16,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -61,6 +67,7 @@ public final class JobLauncher {
         // before the first object this run writes (the lease), also when pre-flight is off
         ArchiveRoot root = ArchiveRoot.of(config);
         S3EncryptionRequirement.of(config).verify(root.path());
+        TopicIdentities topics = topicIdentities(config, root);
         ArchiveLease lease = new ArchiveLease(
                 root, UUID.randomUUID().toString(), config.get(JOB_NAME), config.leaseTimeout());
         Optional<String> fixedJobId = env.getConfiguration().getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID);
@@ -80,8 +87,26 @@ public final class JobLauncher {
                 lease.acquire(cluster, notices);
             }
         }
+        topics.recordNew();
         ArchiverJob.build(env, config, lease);
         return new Launch(env, lease);
+    }
+
+    /** The archived topics' ids checked against those the archive recorded (a recreated topic is refused). */
+    private static TopicIdentities topicIdentities(ArchiverConfig config, ArchiveRoot root) throws IOException {
+        try (Admin admin = Admin.create(config.kafkaClientProperties())) {
+            List<String> topics = config.topics();
+            if (topics.isEmpty()) {
+                Pattern pattern = config.topicPattern().orElseThrow();
+                topics = admin.listTopics().names().get(60, TimeUnit.SECONDS).stream().filter(t -> pattern.matcher(t).matches()).sorted().toList();
+            }
+            return TopicIdentities.check(root, admin, topics);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("Cannot list the topics matching " + config.topicPattern().orElseThrow() + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while listing topics", e);
+        }
     }
 
     /** An environment with the archiver's dataflow, and the lease its run holds. */

@@ -18,6 +18,7 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,7 +71,9 @@ final class TableCommitter implements Committer<ArchiveCommittable> {
         ArchiverMetric.TABLE_LAST_SNAPSHOT_TIMESTAMP.gauge(context.metricGroup(), committer.lastSnapshotMillis::get);
         committer.appendedFiles = ArchiverMetric.TABLE_APPENDED_FILES.counter(context.metricGroup());
         if (context.getRestoredCheckpointId().isEmpty()) {
-            committer.catchUp(root);
+            try (TemporaryClassLoaderContext ignored = icebergContext()) {
+                committer.catchUp(root);
+            }
         }
         return committer;
     }
@@ -87,8 +90,22 @@ final class TableCommitter implements Committer<ArchiveCommittable> {
         LOG.info("Tables caught up with the archive at the start without state: {} files appended", appended);
     }
 
+    /**
+     * The class loader of the job's classes as the thread's context class loader: Iceberg starts threads of its own
+     * (a static pool), which inherit it and outlive this task attempt, whose own context class loader is closed with it.
+     */
+    private static TemporaryClassLoaderContext icebergContext() {
+        return TemporaryClassLoaderContext.of(TableCommitter.class.getClassLoader());
+    }
+
     @Override
     public void commit(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException, InterruptedException {
+        try (TemporaryClassLoaderContext ignored = icebergContext()) {
+            append(requests);
+        }
+    }
+
+    private void append(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException {
         long start = System.nanoTime();
         Map<String, List<TableFile>> byTopic = new TreeMap<>();
         long checkpoint = ArchiveCommittable.UNKNOWN_CHECKPOINT;

@@ -1,9 +1,13 @@
 package io.archiver.table;
 
+import io.archiver.fs.FileSystemContext;
+import io.archiver.fs.MetadataObjects;
+
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
@@ -56,7 +60,7 @@ public final class FlinkFileIO implements FileIO {
     @Override
     public void deleteFile(String location) {
         Path path = new Path(location);
-        try {
+        try (TemporaryClassLoaderContext ignored = context(path)) {
             path.getFileSystem().delete(path, false);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete " + location, e);
@@ -66,6 +70,18 @@ public final class FlinkFileIO implements FileIO {
     private static FileSystem fs(Path path) {
         try {
             return path.getFileSystem();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No file system for " + path, e);
+        }
+    }
+
+    /**
+     * The file system's class loader as the thread's context class loader until closed: Iceberg calls from its own
+     * and the committer's threads, whose context class loader may be a task's that is gone by then.
+     */
+    private static TemporaryClassLoaderContext context(Path path) {
+        try {
+            return FileSystemContext.of(path).enter();
         } catch (IOException e) {
             throw new UncheckedIOException("No file system for " + path, e);
         }
@@ -84,7 +100,7 @@ public final class FlinkFileIO implements FileIO {
         public long getLength() {
             if (length < 0) {
                 Path path = new Path(location);
-                try {
+                try (TemporaryClassLoaderContext ignored = context(path)) {
                     length = fs(path).getFileStatus(path).getLen();
                 } catch (FileNotFoundException e) {
                     throw new NotFoundException(e, "File does not exist: %s", location);
@@ -99,7 +115,7 @@ public final class FlinkFileIO implements FileIO {
         public SeekableInputStream newStream() {
             Path path = new Path(location);
             FSDataInputStream in;
-            try {
+            try (TemporaryClassLoaderContext ignored = context(path)) {
                 in = fs(path).open(path);
             } catch (FileNotFoundException e) {
                 throw new NotFoundException(e, "File does not exist: %s", location);
@@ -109,27 +125,37 @@ public final class FlinkFileIO implements FileIO {
             return new SeekableInputStream() {
                 @Override
                 public long getPos() throws IOException {
-                    return in.getPos();
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        return in.getPos();
+                    }
                 }
 
                 @Override
                 public void seek(long newPos) throws IOException {
-                    in.seek(newPos);
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        in.seek(newPos);
+                    }
                 }
 
                 @Override
                 public int read() throws IOException {
-                    return in.read();
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        return in.read();
+                    }
                 }
 
                 @Override
                 public int read(byte[] b, int off, int len) throws IOException {
-                    return in.read(b, off, len);
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        return in.read(b, off, len);
+                    }
                 }
 
                 @Override
                 public long skip(long n) throws IOException {
-                    return in.skip(n);
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        return in.skip(n);
+                    }
                 }
 
                 @Override
@@ -139,7 +165,9 @@ public final class FlinkFileIO implements FileIO {
 
                 @Override
                 public void close() throws IOException {
-                    in.close();
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        in.close();
+                    }
                 }
             };
         }
@@ -152,7 +180,7 @@ public final class FlinkFileIO implements FileIO {
         @Override
         public boolean exists() {
             Path path = new Path(location);
-            try {
+            try (TemporaryClassLoaderContext ignored = context(path)) {
                 return fs(path).exists(path);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot look for " + location, e);
@@ -170,7 +198,7 @@ public final class FlinkFileIO implements FileIO {
         @Override
         public PositionOutputStream create() {
             Path path = new Path(location);
-            try {
+            try (TemporaryClassLoaderContext ignored = context(path)) {
                 if (fs(path).exists(path)) {
                     throw new AlreadyExistsException("File already exists: %s", location);
                 }
@@ -188,7 +216,7 @@ public final class FlinkFileIO implements FileIO {
         private PositionOutputStream open(FileSystem.WriteMode mode) {
             Path path = new Path(location);
             FSDataOutputStream out;
-            try {
+            try (TemporaryClassLoaderContext ignored = context(path)) {
                 out = fs(path).create(path, mode);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot create " + location, e);
@@ -204,12 +232,16 @@ public final class FlinkFileIO implements FileIO {
 
                 @Override
                 public void write(int b) throws IOException {
-                    out.write(b);
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        out.write(b);
+                    }
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
-                    out.write(b, off, len);
+                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                        out.write(b, off, len);
+                    }
                 }
 
                 /**
@@ -223,9 +255,13 @@ public final class FlinkFileIO implements FileIO {
                 @Override
                 public void close() throws IOException {
                     if (closedAt < 0) {
-                        long pos = out.getPos();
-                        out.close();
-                        closedAt = pos;
+                        try (TemporaryClassLoaderContext ignored = context(path)) {
+                            long pos = out.getPos();
+                            out.close();
+                            closedAt = pos;
+                        }
+                        // a table whose catalog points at metadata that was never written cannot be read
+                        MetadataObjects.failIfInterrupted(path);
                     }
                 }
             };

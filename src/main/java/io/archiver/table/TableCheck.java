@@ -1,7 +1,9 @@
 package io.archiver.table;
 
 import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveListing;
+import io.archiver.record.PayloadFormats;
 
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -9,31 +11,49 @@ import org.apache.iceberg.io.CloseableIterable;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Compares each topic's table with the archive's folders ({@link TableAgreement}), for {@code audit}. */
+/**
+ * Compares each topic's table with the archive's folders ({@link TableAgreement}), for {@code audit}: a committed file
+ * the table does not list is lacking when its offsets lie below what the table holds of its partition, and the next
+ * snapshot's when they lie after (no clocks compared). Only the footers of files the table does not list are read.
+ */
 public final class TableCheck {
 
     private TableCheck() {}
 
-    /** The agreement of each topic's table with the committed Parquet files of {@code listing}, by topic. */
-    public static List<TableAgreement> compare(ArchiveCatalog catalog, ArchiveListing listing) throws IOException {
-        Map<String, Map<String, Long>> byTopic = new TreeMap<>();
-        for (ArchiveFile f : listing.committed()) {
-            if (f.path().getName().endsWith(".parquet")) {
-                byTopic.computeIfAbsent(f.topic(), t -> new HashMap<>()).put(f.path().toString(), f.modificationTime());
+    /**
+     * Whether a file the table does not list holds offsets below what the table holds of its partitions (the table moved
+     * past it: it lacks the file) rather than after (the next snapshot's).
+     */
+    private static boolean below(List<ArchiveFile> shares, TablePositions positions, ArchiveFileReader reader) throws IOException {
+        for (ArchiveFile share : shares) {
+            long[] stats = share.offsetStatistics(reader);
+            if (stats != null && positions.next(share.partition()).map(n -> stats[1] < n).orElse(false)) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /** The agreement of each topic's table with the committed Parquet files of {@code listing}, by topic. */
+    public static List<TableAgreement> compare(ArchiveCatalog catalog, ArchiveListing listing) throws IOException {
+        Map<String, Map<String, List<ArchiveFile>>> byTopic = new TreeMap<>();
+        for (ArchiveFile f : listing.committed()) {
+            if (f.path().getName().endsWith(".parquet")) {
+                byTopic.computeIfAbsent(f.topic(), t -> new TreeMap<>()).computeIfAbsent(f.path().toString(), p -> new ArrayList<>()).add(f);
+            }
+        }
+        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
         List<TableAgreement> agreements = new ArrayList<>();
-        for (Map.Entry<String, Map<String, Long>> topic : byTopic.entrySet()) {
+        for (Map.Entry<String, Map<String, List<ArchiveFile>>> topic : byTopic.entrySet()) {
             String name = catalog.identifier(topic.getKey()).toString();
             if (!catalog.exists(topic.getKey())) {
-                agreements.add(new TableAgreement(name, -1, 0, new ArrayList<>(new TreeSet<>(topic.getValue().keySet())), 0, List.of()));
+                agreements.add(new TableAgreement(name, -1, 0, new ArrayList<>(topic.getValue().keySet()), 0, List.of()));
                 continue;
             }
             Table table = catalog.catalog().loadTable(catalog.identifier(topic.getKey()));
@@ -43,16 +63,17 @@ public final class TableCheck {
                     tasks.forEach(t -> listed.add(t.file().location()));
                 }
             }
-            long lastAppend = TablePositions.of(table).lastAppendMillis().orElse(Long.MIN_VALUE);
+            TablePositions positions = TablePositions.of(table);
             List<String> lacking = new ArrayList<>();
             int inFlight = 0;
-            for (Map.Entry<String, Long> file : new TreeMap<>(topic.getValue()).entrySet()) {
-                if (!listed.contains(file.getKey())) {
-                    if (file.getValue() > lastAppend) {
-                        inFlight++;
-                    } else {
-                        lacking.add(file.getKey());
-                    }
+            for (Map.Entry<String, List<ArchiveFile>> file : topic.getValue().entrySet()) {
+                if (listed.contains(file.getKey())) {
+                    continue;
+                }
+                if (below(file.getValue(), positions, reader)) {
+                    lacking.add(file.getKey());
+                } else {
+                    inFlight++;
                 }
             }
             List<String> extra = listed.stream().filter(f -> !topic.getValue().containsKey(f)).toList();

@@ -23,6 +23,7 @@ class ArchiveRootTest {
         assertThat(root.topicSettings()).hasToString("s3://bucket/archive/_archiver/topics");
         assertThat(root.restoreLedgers()).hasToString("s3://bucket/archive/_archiver/restore-ledgers.json");
         assertThat(root.legacyRestoreStarts()).hasToString("s3://bucket/archive/_archiver/restores");
+        assertThat(root.topicIdentities()).hasToString("s3://bucket/archive/_archiver/topic-ids.json");
         assertThat(root.tables()).hasToString("s3://bucket/archive/_archiver/tables");
         assertThat(root.defaultDeadLetters()).isEqualTo("s3://bucket/archive/_dead-letter");
     }

@@ -1,6 +1,8 @@
 package io.archiver.table;
 
+import io.archiver.capture.TopicIdentities;
 import io.archiver.config.SinkLayout;
+import io.archiver.local.EmbeddedKafka;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.sink.files.FileStats;
 import io.archiver.record.PayloadFormats;
@@ -11,7 +13,10 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
+import io.archiver.testutils.TestRecords;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * TaskManager kills, an outage of the tables' store longer than many checkpoints, a start without state after files
  * were committed that no snapshot holds, and a savepoint resumed under a new job id, the topic's table ends equal to
  * what a read_committed consumer reads, record by record, read by Iceberg's own reader and by DuckDB, and lists
- * exactly the archive's files.
+ * exactly the archive's files. A topic deleted and created again (its offsets from 0 again) is refused at the start,
+ * with or without state, never skipped as already archived.
  */
 @ExtendWith(SharedStack.class)
 @ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
@@ -73,7 +79,7 @@ class IcebergTableITCase {
             assertThat(TableContents.records(s.config(), s.topic())).as("records of the table behind the archive's")
                     .isLessThan(ArchiveAssertions.archivedCount(s.config().sinkPath(), PayloadFormats.of(s.config())));
             assertThat(Cli.run(s.config(), "audit").out()).as("audit of the archive whose table lags")
-                    .containsPattern("Iceberg table kafka\\.\\w+: snapshot \\d+ lists \\d+ files, [1-9]\\d* committed since its last snapshot");
+                    .containsPattern("Iceberg table kafka\\.\\w+: snapshot \\d+ lists \\d+ files, [1-9]\\d* committed after its last snapshot");
 
             s.restartWithoutState(Map.of());
             s.awaitArchived(7_000);
@@ -84,9 +90,36 @@ class IcebergTableITCase {
                     .contains("catch-up").hasSizeGreaterThanOrEqualTo(4);
 
             assertThat(Cli.run(s.config(), "audit").out()).as("audit of the archive and its table at the end")
-                    .contains(", 0 committed since its last snapshot").contains("Verdict: CLEAN");
+                    .contains(", 0 committed after its last snapshot").contains("Verdict: CLEAN");
 
             refusesFilesOfAPartitionWhoseOffsetsWentBack(s);
+        }
+    }
+
+    @Test
+    void aTopicDeletedAndCreatedAgainIsRefusedAtTheStartNotSkippedAsArchived() throws Exception {
+        try (FaultScenario s = FaultScenario.start("table-recreated", 4_000, 4_000, settings("table-recreated", SinkLayout.PER_PARTITION))) {
+            s.awaitProducerDone();
+            Await.until("the table holds every committed record", WAIT,
+                    () -> TableContents.records(s.config(), s.topic()) >= s.committedSoFar());
+            s.cancel();
+            String checkpoint = s.latestRetainedCheckpoint();
+            long inTable = TableContents.records(s.config(), s.topic());
+
+            EmbeddedKafka kafka = SharedStack.get().kafka();
+            try (Admin admin = kafka.admin()) {
+                admin.deleteTopics(List.of(s.topic())).all().get();
+                Await.until("topic " + s.topic() + " deleted", WAIT, () -> !admin.listTopics().names().get().contains(s.topic()));
+            }
+            kafka.createTopic(s.topic(), FaultScenario.PARTITIONS);
+            TestRecords.produce(kafka.bootstrapServers(), s.topic(), FaultScenario.PARTITIONS, 0, 200);
+
+            for (ThrowingCallable start : List.<ThrowingCallable>of(() -> s.restartWithoutState(Map.of()), () -> s.resume(checkpoint, 2))) {
+                assertThatThrownBy(start).isInstanceOf(TopicIdentities.TopicRecreatedException.class)
+                        .hasMessageContaining("deleted and created again")
+                        .hasMessageContaining("Archive it to a new sink.path");
+            }
+            assertThat(TableContents.records(s.config(), s.topic())).as("records of the table").isEqualTo(inTable);
         }
     }
 
