@@ -7,6 +7,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TableContents;
 
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
@@ -32,6 +33,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @SharedMiniCluster
 class FencingITCase {
+
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path catalogs;
 
     @Test
     void secondJobOnTheSameArchiveFailsFastWhileTheFirstRuns() throws Exception {
@@ -78,7 +82,9 @@ class FencingITCase {
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void jobWhoseLeaseWasTakenOverIsFencedAndTheNewHolderArchivesTheRestOnce(SinkLayout layout) throws Exception {
-        Map<String, String> settings = Map.of("parallelism", "2", "restart.attempts", "2", "sink.layout", layout.configName());
+        // with the topic's Iceberg table: the fenced job's table committer checks the lease too
+        Map<String, String> settings = Map.of("parallelism", "2", "restart.attempts", "2", "sink.layout", layout.configName(),
+                "table.format", "iceberg", "table.catalog.uri", "jdbc:sqlite:" + catalogs.resolve("fence-" + layout.configName() + ".db"));
         try (FaultScenario s = FaultScenario.start("fence-takeover", 12_000, 3_000, settings)) {
             s.awaitArchived(2_000);
             // the intruder renews its lease with plain writes, as often as a job that took over would: the fenced
@@ -104,7 +110,7 @@ class FencingITCase {
                     .isPresent();
 
             s.restartWithoutState(Map.of());
-            s.finish();
+            TableContents.assertEqualsTruth(s.config(), s.topic(), TableContents.drainWithTable(s));
         }
     }
 

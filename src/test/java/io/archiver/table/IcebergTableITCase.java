@@ -54,22 +54,22 @@ class IcebergTableITCase {
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void theTableEqualsTheReadCommittedTruthThroughTaskManagerKillsAndAnOutageOfItsStore(SinkLayout layout) throws Exception {
-        try (FaultScenario s = FaultScenario.start("table-faults", 20_000, 1_500, settings("table-faults-" + layout, layout))) {
-            s.awaitArchived(3_000);
+        try (FaultScenario s = FaultScenario.start("table-faults", 14_000, 1_500, settings("table-faults-" + layout, layout))) {
+            s.awaitArchived(2_500);
             SharedStack.get().killAndReplaceTaskManagers();
-            s.awaitArchived(6_000);
+            s.awaitArchived(5_000);
             storeDownForAWhile(s.s3Faults());
-            s.awaitArchived(10_000);
+            s.awaitArchived(9_000);
             SharedStack.get().killAndReplaceTaskManagers();
-            List<ArchiveRecord> truth = drainWithTable(s);
+            List<ArchiveRecord> truth = TableContents.drainWithTable(s);
             TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
         }
     }
 
     @Test
     void aStartWithoutStateAppendsTheFilesNoSnapshotHoldsAndASavepointResumedUnderANewJobDoublesNothing() throws Exception {
-        try (FaultScenario s = FaultScenario.start("table-stateless", 16_000, 1_500, settings("table-stateless", SinkLayout.PER_PARTITION))) {
-            s.awaitArchived(3_000);
+        try (FaultScenario s = FaultScenario.start("table-stateless", 12_000, 1_000, settings("table-stateless", SinkLayout.PER_PARTITION))) {
+            s.awaitArchived(2_500);
             // files keep committing while no snapshot can: then the job is gone, state and all
             s.s3Faults().refuseTableWrites();
             Await.until("a checkpoint's files committed that the table does not hold", WAIT,
@@ -82,9 +82,9 @@ class IcebergTableITCase {
                     .containsPattern("Iceberg table kafka\\.\\w+: snapshot \\d+ lists \\d+ files, [1-9]\\d* committed after its last snapshot");
 
             s.restartWithoutState(Map.of());
-            s.awaitArchived(7_000);
+            s.awaitArchived(5_000);
             s.resume(s.stopWithSavepoint(), 3);
-            List<ArchiveRecord> truth = drainWithTable(s);
+            List<ArchiveRecord> truth = TableContents.drainWithTable(s);
             TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
             assertThat(TableContents.appendingJobs(s.config(), s.topic())).as("jobs whose snapshots the table holds")
                     .contains("catch-up").hasSizeGreaterThanOrEqualTo(4);
@@ -146,17 +146,6 @@ class IcebergTableITCase {
         faults.refuseTableWrites();
         Await.until("table commits refused", WAIT, () -> faults.injectedFaults() >= before + 3);
         faults.heal();
-    }
-
-    /** Waits until the producer is done and the table holds every committed record, then drains the scenario. */
-    private static List<ArchiveRecord> drainWithTable(FaultScenario s) throws Exception {
-        s.awaitProducerDone();
-        Await.until("the table holds every committed record", WAIT,
-                () -> TableContents.records(s.config(), s.topic()) >= s.committedSoFar(),
-                () -> "table " + TableContents.records(s.config(), s.topic()) + " of " + s.committedSoFar());
-        List<ArchiveRecord> truth = s.drain();
-        ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), PayloadFormats.of(s.config()), truth);
-        return truth;
     }
 
     private static Map<String, String> settings(String catalog, SinkLayout layout) {

@@ -124,6 +124,20 @@ public final class TableContents {
         }
     }
 
+    /**
+     * Waits until the scenario's producer is done and the topic's table holds every committed record, then drains the
+     * scenario (the job stopped), checks the archive exactly once and returns what Kafka holds.
+     */
+    public static List<ArchiveRecord> drainWithTable(FaultScenario s) throws Exception {
+        s.awaitProducerDone();
+        Await.until("the table holds every committed record", java.time.Duration.ofMinutes(2),
+                () -> records(s.config(), s.topic()) >= s.committedSoFar(),
+                () -> "table " + records(s.config(), s.topic()) + " of " + s.committedSoFar());
+        List<ArchiveRecord> truth = s.drain();
+        ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), io.archiver.record.PayloadFormats.of(s.config()), truth);
+        return truth;
+    }
+
     /** The jobs whose snapshots the table's history holds (summary {@code archiver.job}). */
     public static Set<String> appendingJobs(ArchiverConfig config, String topic) throws Exception {
         Set<String> jobs = new HashSet<>();
