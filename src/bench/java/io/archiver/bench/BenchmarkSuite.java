@@ -32,6 +32,7 @@ public final class BenchmarkSuite {
         benchmarks.put("startup", StartupBenchmark::run);
         benchmarks.put("audit", AuditBenchmark::run);
         benchmarks.put("restore", RestoreBenchmark::run);
+        benchmarks.put("table-commit", TableCommitBenchmark::run);
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         StringBuilder report = new StringBuilder();
