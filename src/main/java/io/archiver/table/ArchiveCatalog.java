@@ -16,6 +16,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.TypeUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The catalog of the archive's tables, opened from {@link TableSettings}: a table per topic, found or created
@@ -107,14 +109,15 @@ public final class ArchiveCatalog implements Closeable {
                 // created meanwhile: fine
             }
         }
-        Schema schema = TableLayout.envelope(settings.formats());
+        // the ids a new table gives its columns (in order, from 1), so that the name mapping is part of its first commit
+        Schema schema = TypeUtil.assignFreshIds(TableLayout.envelope(settings.formats()), new AtomicInteger()::incrementAndGet);
         PartitionSpec spec = TableLayout.spec(schema, settings.layout(), settings.time());
         Map<String, String> properties = new HashMap<>();
         properties.put(TableProperties.FORMAT_VERSION, "2");
         properties.put(TableProperties.DEFAULT_FILE_FORMAT, "parquet");
+        properties.put(TableProperties.DEFAULT_NAME_MAPPING, TableLayout.nameMapping(schema));
         try {
             Table table = catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(properties).create();
-            table.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, TableLayout.nameMapping(table.schema())).commit();
             LOG.info("Created table {} in {}: partitioned by {}", id, settings, table.spec().fields());
             return table;
         } catch (AlreadyExistsException raced) {

@@ -12,6 +12,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
@@ -29,9 +30,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -101,11 +104,15 @@ public final class ArchiveTable {
         Schema after = grown(table.updateSchema(), fileSchemas).apply();
         if (!after.sameSchema(before)) {
             grown(tx.updateSchema(), fileSchemas).commit();
-            tx.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, TableLayout.nameMapping(after)).commit();
             after = tx.table().schema();
             LOG.info("Table {}: schema grows with the columns of the archive's files, now {} columns", name, after.columns().size());
         }
-        NameMapping mapping = NameMappingParser.fromJson(TableLayout.nameMapping(after));
+        // the files have no field ids: readers find their columns through this mapping, kept with every append
+        String mappingJson = TableLayout.nameMapping(after);
+        if (!mappingJson.equals(table.properties().get(TableProperties.DEFAULT_NAME_MAPPING))) {
+            tx.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, mappingJson).commit();
+        }
+        NameMapping mapping = NameMappingParser.fromJson(mappingJson);
         MetricsConfig metricsConfig = MetricsConfig.forTable(table);
         // the pool is the committer's: Iceberg's static worker pool keeps the class loader of the task that first used it
         AppendFiles append = tx.newFastAppend().scanManifestsWith(pool);
@@ -186,7 +193,7 @@ public final class ArchiveTable {
             return;
         }
         List<Integer> partitions = held.stream().flatMap(f -> f.ranges().stream()).map(FileStats::partition).distinct().toList();
-        java.util.Set<String> listed = new java.util.HashSet<>();
+        Set<String> listed = new HashSet<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .planWith(pool)
                 .filter(Expressions.in(TableLayout.PARTITION, partitions.toArray()))
@@ -243,5 +250,5 @@ public final class ArchiveTable {
     }
 
     /** What one append added: files, records, and the snapshot (null when nothing was added). */
-    public record Appended(int files, long records, org.apache.iceberg.Snapshot snapshot) {}
+    public record Appended(int files, long records, Snapshot snapshot) {}
 }

@@ -11,6 +11,7 @@ import io.archiver.config.TimePartitioning;
 import io.archiver.record.PayloadFormats;
 
 import java.io.Serializable;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -75,13 +76,13 @@ public record TableSettings(
 
     /** The catalog's properties, secrets resolved: never log them. */
     Map<String, String> catalogProperties() {
-        Map<String, String> secrets = new java.util.HashMap<>();
+        Map<String, String> secrets = new HashMap<>();
         secrets.put("user", user);
         secrets.put("password", password);
         secrets.put("credential", credential);
         secrets.put("token", token);
         Map<String, String> resolved = SecretReferences.resolve(configProviders, secrets);
-        Map<String, String> props = new java.util.HashMap<>();
+        Map<String, String> props = new HashMap<>();
         props.put("uri", uri);
         props.put("io-impl", FlinkFileIO.class.getName());
         if (warehouse != null) {

@@ -87,7 +87,7 @@ class IcebergTableITCase {
             List<ArchiveRecord> truth = TableContents.drainWithTable(s);
             TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
             assertThat(TableContents.appendingJobs(s.config(), s.topic())).as("jobs whose snapshots the table holds")
-                    .contains("catch-up").hasSizeGreaterThanOrEqualTo(4);
+                    .contains("catch-up").hasSizeGreaterThanOrEqualTo(3);
 
             assertThat(Cli.run(s.config(), "audit").out()).as("audit of the archive and its table at the end")
                     .contains(", 0 committed after its last snapshot").contains("Verdict: CLEAN");
