@@ -31,6 +31,13 @@ class LogConfigurationsTest {
     private static final String TRUNCATED = "The operator name Source: Kafka source -> Skip archived offsets -> Record validator -> "
             + "Archive sink: Writer -> Archive sink: Checkpoint ids -> Archive sink: Committer exceeded the 80 characters length limit and was truncated.";
 
+    private static final String PENDING_AFTER_UPLOAD = "Closing output stream statistics while data is still marked as pending upload in "
+            + "OutputStreamStatistics{counters=((action_executor_acquired.failures=0) (multipart_upload_completed=0) "
+            + "(object_multipart_aborted.failures=0) (stream_write_exceptions=0) (object_multipart_aborted=0) (op_hsync=0) "
+            + "(stream_write_total_time=0) (stream_write_block_uploads=1) (op_hflush=0) (action_executor_acquired=0) (op_abort=0) "
+            + "(stream_write_total_data=0) (stream_write_queue_duration=0) (op_abort.failures=0) "
+            + "(stream_write_exceptions_completing_upload=0) (multipart_upload_completed.failures=0) (stream_write_bytes=8248));";
+
     /** Per filtered logger: a message its filter drops (as Flink logs it), and another warning of it that must stay. */
     private static final List<List<String>> DROPPED_AND_KEPT = List.of(
             List.of("org.apache.flink.metrics.MetricGroup", COLLISION,
@@ -45,6 +52,8 @@ class LogConfigurationsTest {
                     "Metrics sink s3a failed"),
             List.of("com.amazonaws.services.s3.internal.Mimetypes", "Unable to find 'mime.types' file in classpath",
                     "Unable to read mime.types"),
+            List.of("org.apache.hadoop.fs.s3a.S3AInstrumentation", PENDING_AFTER_UPLOAD,
+                    PENDING_AFTER_UPLOAD.replace("(stream_write_exceptions=0)", "(stream_write_exceptions=1)")),
             List.of("org.apache.flink.client.cli.CliFrontend", "Could not load CLI class org.apache.flink.yarn.cli.FlinkYarnSessionCli.",
                     "Could not load CLI class com.example.OurCli."),
             List.of("org.apache.flink.runtime.jobmaster.JobMaster", "Skip setting up checkpointing for a job with dynamic graph.",
