@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,10 +53,7 @@ public final class TopicIdentities {
      */
     public static TopicIdentities check(ArchiveRoot root, Admin admin, Collection<String> topics) throws IOException {
         Map<String, String> recorded = read(root);
-        Map<String, String> current = new TreeMap<>();
-        for (String topic : topics) {
-            describe(admin, topic).ifPresent(d -> current.put(topic, d.topicId().toString()));
-        }
+        Map<String, String> current = describe(admin, topics);
         for (Map.Entry<String, String> topic : current.entrySet()) {
             String archived = recorded.get(topic.getKey());
             if (archived != null && !archived.equals(topic.getValue())) {
@@ -97,21 +95,26 @@ public final class TopicIdentities {
         return recorded;
     }
 
-    private static Optional<TopicDescription> describe(Admin admin, String topic) throws IOException {
-        try {
-            return Optional.of(admin.describeTopics(java.util.List.of(topic)).allTopicNames()
-                    .get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic));
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return Optional.empty();
+    /** The ids of those of {@code topics} Kafka has, asked in one request. */
+    private static Map<String, String> describe(Admin admin, Collection<String> topics) throws IOException {
+        Map<String, String> ids = new TreeMap<>();
+        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> topic : described.entrySet()) {
+            try {
+                ids.put(topic.getKey(), topic.getValue().get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS).topicId().toString());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new IOException("Cannot describe topic '" + topic.getKey() + "' to check which topic the archive holds: "
+                            + e.getCause(), e);
+                }
+            } catch (TimeoutException e) {
+                throw new IOException("Kafka did not describe topic '" + topic.getKey() + "' within " + DESCRIBE_TIMEOUT_SECONDS + " s", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while describing topic '" + topic.getKey() + "'", e);
             }
-            throw new IOException("Cannot describe topic '" + topic + "' to check which topic the archive holds: " + e.getCause(), e);
-        } catch (TimeoutException e) {
-            throw new IOException("Kafka did not describe topic '" + topic + "' within " + DESCRIBE_TIMEOUT_SECONDS + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while describing topic '" + topic + "'", e);
         }
+        return ids;
     }
 
     /** A start refused because a topic is not the one the archive holds under its name. */

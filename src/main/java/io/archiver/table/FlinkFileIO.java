@@ -80,8 +80,13 @@ public final class FlinkFileIO implements FileIO {
      * and the committer's threads, whose context class loader may be a task's that is gone by then.
      */
     private static TemporaryClassLoaderContext context(Path path) {
+        return contextOf(path).enter();
+    }
+
+    /** The context of {@code path}'s file system, looked up once for a stream's many calls. */
+    private static FileSystemContext contextOf(Path path) {
         try {
-            return FileSystemContext.of(path).enter();
+            return FileSystemContext.of(path);
         } catch (IOException e) {
             throw new UncheckedIOException("No file system for " + path, e);
         }
@@ -122,38 +127,37 @@ public final class FlinkFileIO implements FileIO {
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot open " + location, e);
             }
+            FileSystemContext fsContext = contextOf(path);
             return new SeekableInputStream() {
                 @Override
                 public long getPos() throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
-                        return in.getPos();
-                    }
+                    return in.getPos();
                 }
 
                 @Override
                 public void seek(long newPos) throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         in.seek(newPos);
                     }
                 }
 
                 @Override
                 public int read() throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         return in.read();
                     }
                 }
 
                 @Override
                 public int read(byte[] b, int off, int len) throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         return in.read(b, off, len);
                     }
                 }
 
                 @Override
                 public long skip(long n) throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         return in.skip(n);
                     }
                 }
@@ -165,7 +169,7 @@ public final class FlinkFileIO implements FileIO {
 
                 @Override
                 public void close() throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         in.close();
                     }
                 }
@@ -221,6 +225,7 @@ public final class FlinkFileIO implements FileIO {
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot create " + location, e);
             }
+            FileSystemContext fsContext = contextOf(path);
             return new PositionOutputStream() {
                 /** Iceberg asks for the length after closing, which a closed Flink stream may refuse. */
                 private long closedAt = -1;
@@ -232,14 +237,14 @@ public final class FlinkFileIO implements FileIO {
 
                 @Override
                 public void write(int b) throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         out.write(b);
                     }
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
-                    try (TemporaryClassLoaderContext ignored = context(path)) {
+                    try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                         out.write(b, off, len);
                     }
                 }
@@ -255,7 +260,7 @@ public final class FlinkFileIO implements FileIO {
                 @Override
                 public void close() throws IOException {
                     if (closedAt < 0) {
-                        try (TemporaryClassLoaderContext ignored = context(path)) {
+                        try (TemporaryClassLoaderContext ignored = fsContext.enter()) {
                             long pos = out.getPos();
                             out.close();
                             closedAt = pos;

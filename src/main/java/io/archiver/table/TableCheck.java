@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -42,12 +41,7 @@ public final class TableCheck {
 
     /** The agreement of each topic's table with the committed Parquet files of {@code listing}, by topic. */
     public static List<TableAgreement> compare(ArchiveCatalog catalog, ArchiveListing listing) throws IOException {
-        Map<String, Map<String, List<ArchiveFile>>> byTopic = new TreeMap<>();
-        for (ArchiveFile f : listing.committed()) {
-            if (f.path().getName().endsWith(".parquet")) {
-                byTopic.computeIfAbsent(f.topic(), t -> new TreeMap<>()).computeIfAbsent(f.path().toString(), p -> new ArrayList<>()).add(f);
-            }
-        }
+        Map<String, Map<String, List<ArchiveFile>>> byTopic = TableSync.parquetFilesByTopic(listing);
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
         List<TableAgreement> agreements = new ArrayList<>();
         for (Map.Entry<String, Map<String, List<ArchiveFile>>> topic : byTopic.entrySet()) {

@@ -3,6 +3,7 @@ package io.archiver.table;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveListing;
 import io.archiver.record.PayloadFormats;
 import io.archiver.sink.files.FileStats;
 
@@ -12,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,45 +46,55 @@ public final class TableSync {
         return sync(catalog, archive, pool, true, "register");
     }
 
-    private static int sync(ArchiveCatalog catalog, ArchiveFiles archive, ExecutorService pool, boolean everything, String job)
-            throws IOException {
-        Map<String, List<ArchiveFile>> byTopic = new TreeMap<>();
-        for (ArchiveFile f : archive.list().committed()) {
+    /**
+     * The committed Parquet files of {@code listing} by topic, then path, each with its shares (one per partition of a
+     * file of the per-topic layout). Files of other formats are named and left out: a table holds Parquet files only.
+     */
+    static Map<String, Map<String, List<ArchiveFile>>> parquetFilesByTopic(ArchiveListing listing) {
+        Map<String, Map<String, List<ArchiveFile>>> byTopic = new TreeMap<>();
+        for (ArchiveFile f : listing.committed()) {
             if (!f.path().getName().endsWith(".parquet")) {
                 LOG.warn("Not a table's file (only Parquet files are): {}", f.path());
                 continue;
             }
-            byTopic.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(f);
+            byTopic.computeIfAbsent(f.topic(), t -> new TreeMap<>()).computeIfAbsent(f.path().toString(), p -> new ArrayList<>()).add(f);
         }
+        return byTopic;
+    }
+
+    private static int sync(ArchiveCatalog catalog, ArchiveFiles archive, ExecutorService pool, boolean everything, String job)
+            throws IOException {
+        Map<String, Map<String, List<ArchiveFile>>> byTopic = parquetFilesByTopic(archive.list());
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
         int appended = 0;
-        for (Map.Entry<String, List<ArchiveFile>> topic : byTopic.entrySet()) {
+        for (Map.Entry<String, Map<String, List<ArchiveFile>>> topic : byTopic.entrySet()) {
             ArchiveTable table = catalog.table(topic.getKey());
             TablePositions positions = table.positions();
             long since = everything || positions.lastAppendMillis().isEmpty()
                     ? Long.MIN_VALUE
                     : positions.lastAppendMillis().getAsLong() - CLOCK_MARGIN.toMillis();
-            Map<String, List<FileStats>> ranges = new LinkedHashMap<>();
-            Map<String, Long> sizes = new LinkedHashMap<>();
-            for (ArchiveFile f : topic.getValue()) {
-                if (f.modificationTime() < since) {
+            List<TableFile> files = new ArrayList<>();
+            for (Map.Entry<String, List<ArchiveFile>> file : topic.getValue().entrySet()) {
+                ArchiveFile first = file.getValue().get(0);
+                if (first.modificationTime() < since) {
                     continue;
                 }
-                long[] stats = f.offsetStatistics(reader);
-                if (stats == null) {
-                    LOG.warn("{}: no offset statistics in its footer, not appended to table {}", f.path(), table.name());
+                List<FileStats> ranges = new ArrayList<>();
+                for (ArchiveFile share : file.getValue()) {
+                    long[] stats = share.offsetStatistics(reader);
+                    if (stats != null) {
+                        ranges.add(new FileStats(share.topic(), share.partition(), stats[0], stats[1], stats[2]));
+                    }
+                }
+                if (ranges.isEmpty()) {
+                    LOG.warn("{}: no offset statistics in its footer, not appended to table {}", file.getKey(), table.name());
                     continue;
                 }
-                String path = f.path().toString();
-                ranges.computeIfAbsent(path, p -> new ArrayList<>())
-                        .add(new FileStats(f.topic(), f.partition(), stats[0], stats[1], stats[2]));
-                sizes.put(path, f.size());
+                files.add(new TableFile(file.getKey(), first.size(), ranges));
             }
-            if (ranges.isEmpty()) {
+            if (files.isEmpty()) {
                 continue;
             }
-            List<TableFile> files = new ArrayList<>(ranges.size());
-            ranges.forEach((path, r) -> files.add(new TableFile(path, sizes.get(path), r)));
             ArchiveTable.Appended result = table.append(files, Map.of(TablePositions.JOB, job), pool);
             if (result.files() > 0) {
                 LOG.info("Table {}: {} appended {} files of the archive ({} records) the table did not hold, snapshot {}",
