@@ -1,5 +1,7 @@
 package io.archiver.deploy;
 
+import org.apache.flink.runtime.checkpoint.CheckpointException;
+import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -90,6 +92,40 @@ class LogConfigurationsTest {
         assertThat(Files.readAllLines(log)).containsExactlyElementsOf(kept);
         long filtered = Files.readAllLines(FILTERS).stream().filter(l -> l.matches("logger\\.\\w+\\.name = .*")).count();
         assertThat(DROPPED_AND_KEPT).as("a case for every filtered logger").hasSize((int) filtered);
+    }
+
+    @Test
+    void theCommandLineDropsOnlyTheCheckpointTriggerCutShortByAJobsEnd(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("local.log");
+        Path config = dir.resolve("log4j.properties");
+        List<String> filter;
+        try (InputStream cli = LogConfigurationsTest.class.getResourceAsStream("/archiver-log4j2.properties")) {
+            filter = new String(cli.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("logger.checkpointfailures.")).toList();
+        }
+        assertThat(filter).as("the command line's filter of checkpoint failures").hasSize(2);
+        Files.writeString(config, String.join("\n",
+                "appender.file.type = File",
+                "appender.file.name = file",
+                "appender.file.fileName = " + log,
+                "appender.file.layout.type = PatternLayout",
+                "appender.file.layout.pattern = %m%n",
+                "appender.file.layout.alwaysWriteExceptions = false",
+                "rootLogger.level = INFO",
+                "rootLogger.appenderRef.file.ref = file",
+                String.join("\n", filter)));
+        LoggerContext context = Configurator.initialize("cli", config.toUri().toString());
+        try {
+            Logger failures = context.getLogger("org.apache.flink.runtime.checkpoint.CheckpointFailureManager");
+            String message = "Failed to trigger or complete checkpoint {} for job 3d2358beca3cc74f99ade9e584d52c76. (0 consecutive failed attempts so far)";
+            failures.warn(message, "UNKNOWN_CHECKPOINT_ID", new CheckpointException(CheckpointFailureReason.PERIODIC_SCHEDULER_SHUTDOWN));
+            failures.warn(message, "UNKNOWN_CHECKPOINT_ID", new CheckpointException(CheckpointFailureReason.IO_EXCEPTION));
+            failures.warn(message, 7, new CheckpointException(CheckpointFailureReason.CHECKPOINT_EXPIRED));
+        } finally {
+            Configurator.shutdown(context);
+        }
+        assertThat(Files.readAllLines(log)).containsExactly(
+                "Failed to trigger or complete checkpoint UNKNOWN_CHECKPOINT_ID for job 3d2358beca3cc74f99ade9e584d52c76. (0 consecutive failed attempts so far)",
+                "Failed to trigger or complete checkpoint 7 for job 3d2358beca3cc74f99ade9e584d52c76. (0 consecutive failed attempts so far)");
     }
 
     @Test
