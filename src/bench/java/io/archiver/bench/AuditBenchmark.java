@@ -1,5 +1,6 @@
 package io.archiver.bench;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.archive.ArchiveVerifier;
@@ -86,13 +87,13 @@ public final class AuditBenchmark {
                 ArchiveAuditor auditor = new ArchiveAuditor(new ArchiveVerifier(PayloadFormats.of(config), uploads), inspector, Duration.ofHours(1));
                 long[] archived = {0};
                 results.add(measure("audit --deep", rounds, () -> {
-                    AuditReport report = auditor.audit(ArchiveFiles.of(config), topics, "audit", true);
+                    AuditReport report = auditor.audit(TableArchiveFiles.of(config), topics, "audit", true);
                     check(report.isClean(), "the archive is clean");
                     archived[0] = report.getPartitions().stream().mapToLong(p -> p.getRecords()).sum();
                     return archived[0];
                 }));
                 results.add(measure("audit (fast)", rounds, () -> {
-                    AuditReport report = auditor.audit(ArchiveFiles.of(config), topics, "audit", false);
+                    AuditReport report = auditor.audit(TableArchiveFiles.of(config), topics, "audit", false);
                     check(report.isClean(), "the archive is clean");
                     return report.getPartitions().stream().mapToLong(p -> p.getRecords()).sum();
                 }));

@@ -1,5 +1,6 @@
 package io.archiver.bench;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.RestoreOptions;
@@ -167,7 +168,7 @@ public final class RestoreBenchmark {
     /** Every record of the archive read as the restore reads it, in one thread, file after file. */
     private static long read(ArchiverConfig config) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
-        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(config), RestoreSelection.parse(null, null, null), reader);
+        RestorePlan plan = RestorePlan.of(TableArchiveFiles.of(config), RestoreSelection.parse(null, null, null), reader);
         long[] n = {0};
         for (RestorePlan.PlannedFile f : plan.files()) {
             reader.read(new Path(f.path()), r -> n[0]++);
@@ -180,7 +181,7 @@ public final class RestoreBenchmark {
         kafka.createTopic(target, PARTITIONS);
         written.add(target);
         RestoreSelection selection = RestoreSelection.parse(null, SOURCE + "=" + target, null);
-        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(config), selection, new ArchiveFileReader(PayloadFormats.of(config)));
+        RestorePlan plan = RestorePlan.of(TableArchiveFiles.of(config), selection, new ArchiveFileReader(PayloadFormats.of(config)));
         Map<String, String> settings = new LinkedHashMap<>(config.toMap());
         settings.put("mode", "streaming");
         settings.put("restore.checkpoint-interval", every);

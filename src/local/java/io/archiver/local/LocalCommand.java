@@ -1,5 +1,6 @@
 package io.archiver.local;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
@@ -185,14 +186,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     /** Polls the archive until every sample record is there, the job ends or the deadline passes. */
     private VerificationReport awaitArchived(ArchiverConfig cfg, JobClient job, Instant deadline) throws Exception {
         ArchiveVerifier verifier = new ArchiveVerifier(PayloadFormats.of(cfg), IncompleteUploads.NONE);
-        VerificationReport summary = verifier.verify(ArchiveFiles.of(cfg), false);
+        VerificationReport summary = verifier.verify(TableArchiveFiles.of(cfg), false);
         while (summary.records() < records && Instant.now().isBefore(deadline)) {
             if (job.getJobStatus().get().isGloballyTerminalState()) {
                 job.getJobExecutionResult().get();
                 throw new IllegalStateException("The archiver job ended before every record was archived.");
             }
             TimeUnit.MILLISECONDS.sleep(500);
-            summary = verifier.verify(ArchiveFiles.of(cfg), false);
+            summary = verifier.verify(TableArchiveFiles.of(cfg), false);
         }
         return summary;
     }

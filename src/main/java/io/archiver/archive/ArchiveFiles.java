@@ -1,7 +1,5 @@
 package io.archiver.archive;
 
-import io.archiver.config.ArchiverConfig;
-
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
@@ -11,7 +9,7 @@ import java.util.Set;
  * The one way to find the files an archive holds: audit, repair, restore, cleanup and the verifier ask it, never
  * list folders themselves. Each file comes with its topic and partition ({@link ArchiveFile}; its offsets are read
  * through its format). The first implementation lists the archive's folders ({@link #listed}); another source of the
- * same answer (a table's current snapshot) or a filter on it (records erased since) is another implementation, and
+ * same answer (a table's current snapshot: {@code table.TableArchiveFiles}) or a filter on it (records erased since) is another implementation, and
  * the readers do not change.
  */
 public interface ArchiveFiles {
@@ -41,11 +39,6 @@ public interface ArchiveFiles {
             }
         }
         return grown.isEmpty() ? new ArchiveListing(List.of(), List.of()) : later.committedOf(grown);
-    }
-
-    /** The files of the archive a configuration writes ({@code sink.path}). */
-    static ArchiveFiles of(ArchiverConfig config) {
-        return listed(ArchiveRoot.of(config));
     }
 
     /** The files under {@code root}, found by listing its folders ({@link ArchiveScanner}). */

@@ -3,6 +3,7 @@ package io.archiver.archive;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /** The files under an archive root: committed data files, and hidden leftovers inside data folders. */
 public final class ArchiveListing {
@@ -26,6 +27,11 @@ public final class ArchiveListing {
      */
     public List<ArchiveFile> leftovers() {
         return leftovers;
+    }
+
+    /** This listing with those committed files alone that {@code kept} accepts (another source's view of the same folders). */
+    public ArchiveListing keeping(Predicate<ArchiveFile> kept) {
+        return new ArchiveListing(committed.stream().filter(kept).toList(), leftovers);
     }
 
     /** The committed files of the partitions {@code ids} ({@code topic-partition}) alone. */

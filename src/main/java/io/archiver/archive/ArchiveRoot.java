@@ -1,5 +1,11 @@
 package io.archiver.archive;
 
+import java.util.List;
+import java.util.Collections;
+import java.util.ArrayList;
+import java.io.IOException;
+import java.io.FileNotFoundException;
+import org.apache.flink.core.fs.FileStatus;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.S3BucketAccess;
 
@@ -24,6 +30,8 @@ import java.util.UUID;
  * Names starting with {@code _} are never data: the archive's readers and query engines skip them.
  */
 public final class ArchiveRoot implements Serializable {
+
+    private static final String TOPIC_FOLDER = "topic=";
 
     private static final long serialVersionUID = 1L;
 
@@ -69,6 +77,25 @@ public final class ArchiveRoot implements Serializable {
         String p = java.net.URI.create(uri).getPath();
         String path = p == null ? "" : p.replaceFirst("^/", "");
         return path.isEmpty() || path.endsWith("/") ? path : path + "/";
+    }
+
+    /** The topics the archive has folders of ({@code topic=<name>}), by one listing of the root. */
+    public List<String> topics() throws IOException {
+        List<String> topics = new ArrayList<>();
+        FileStatus[] entries;
+        try {
+            entries = path().getFileSystem().listStatus(path());
+        } catch (FileNotFoundException e) {
+            return topics;
+        }
+        for (FileStatus entry : entries == null ? new FileStatus[0] : entries) {
+            String name = entry.getPath().getName();
+            if (entry.isDir() && name.startsWith(TOPIC_FOLDER)) {
+                topics.add(name.substring(TOPIC_FOLDER.length()));
+            }
+        }
+        Collections.sort(topics);
+        return topics;
     }
 
     /** The data folder of a bucket of the {@link ArchiveLayout} ({@code topic=t/partition=p/date=…}). */

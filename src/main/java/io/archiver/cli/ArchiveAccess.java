@@ -1,5 +1,7 @@
 package io.archiver.cli;
 
+import io.archiver.table.TableArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
@@ -40,9 +42,14 @@ final class ArchiveAccess implements AutoCloseable {
         this.uploads = S3IncompleteUploads.forRoot(config.sinkPath(), flink);
     }
 
-    /** The configured archive's files. */
+    /** The configured archive's files: through its tables when it has some ({@link TableArchiveFiles}). */
     ArchiveFiles files() {
-        return ArchiveFiles.of(config);
+        return TableArchiveFiles.of(config);
+    }
+
+    /** The files in the archive's folders, as listed (whatever the tables say). */
+    ArchiveFiles folders() {
+        return ArchiveFiles.listed(ArchiveRoot.of(config));
     }
 
     /** A client of the archive's bucket, with the file system's settings (the caller closes it); null when not in S3. */

@@ -1,5 +1,8 @@
 package io.archiver.cli;
 
+import io.archiver.fs.IoThreads;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
 import io.archiver.archive.RejectedRecords;
 import io.archiver.audit.ArchiveAuditor;
 import io.archiver.audit.ArchivedNotInLog;
@@ -102,8 +105,11 @@ final class AuditCommand implements Callable<Integer> {
         }
         err.println("Comparing the topics' Iceberg tables with the archive's files ...");
         err.flush();
+        ExecutorService pool = Executors.newFixedThreadPool(4, IoThreads.daemon("table-check"));
         try (ArchiveCatalog catalog = ArchiveCatalog.open(table.get())) {
-            return report.withTables(TableCheck.compare(catalog, access.files().list()));
+            return report.withTables(TableCheck.compare(catalog, access.folders().list(), pool));
+        } finally {
+            pool.shutdownNow();
         }
     }
 
@@ -183,6 +189,10 @@ final class AuditCommand implements Callable<Integer> {
             if (!t.lacking().isEmpty()) {
                 out.printf("  lacks %d files below the offsets it holds (`table register` appends them): %s%n",
                         t.lacking().size(), examples(t.lacking()));
+            }
+            if (t.replaced() + t.abandoned() > 0) {
+                out.printf("  %d files replaced by a compaction and %d outputs of a compaction cut short wait in the folders "
+                        + "(`table expire` removes them; readers go through the table)%n", t.replaced(), t.abandoned());
             }
             if (!t.extra().isEmpty()) {
                 out.printf("  lists %d files the archive does not hold (deleted behind the table's back): %s%n", t.extra().size(),

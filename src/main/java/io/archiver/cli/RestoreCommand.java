@@ -1,5 +1,6 @@
 package io.archiver.cli;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
@@ -113,11 +114,11 @@ final class RestoreCommand implements Callable<Integer> {
         if (local) {
             JobLauncher.initializeFileSystems(settings);
         }
-        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(cfg), selection, new ArchiveFileReader(PayloadFormats.of(cfg)));
+        RestorePlan plan = RestorePlan.of(TableArchiveFiles.of(cfg), selection, new ArchiveFileReader(PayloadFormats.of(cfg)));
         if (plan.partitions().isEmpty()) {
             throw new ConfigException("Nothing to restore: the archive under '" + cfg.sinkPath() + "' holds no committed files"
                     + (selection.topics().isEmpty() ? "" : " of " + selection.topics()) + ". Its topics: "
-                    + RestorePlan.of(ArchiveFiles.of(cfg), RestoreSelection.parse(null, null, null), new ArchiveFileReader(PayloadFormats.of(cfg)))
+                    + RestorePlan.of(TableArchiveFiles.of(cfg), RestoreSelection.parse(null, null, null), new ArchiveFileReader(PayloadFormats.of(cfg)))
                             .partitions().keySet().stream().map(tp -> tp.topic()).distinct().toList() + ".");
         }
         if (verify) {

@@ -1,6 +1,9 @@
 package io.archiver.config;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+
+import java.time.Duration;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
@@ -95,6 +98,37 @@ public final class TableOptions {
                             "Whether a missing namespace or table is created (pre-flight and the first commit). false: a missing one "
                                     + "fails the start, naming it.");
 
+    public static final ConfigOption<MemorySize> TABLE_COMPACT_TARGET_FILE_SIZE =
+            key("table.compact.target-file-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128 mb"))
+                    .withDescription(
+                            "`table compact` concatenates the smaller files of a closed record-time folder into files of at most "
+                                    + "this size; files this large or larger are left as they are.");
+
+    public static final ConfigOption<Duration> TABLE_COMPACT_CLOSED_AFTER =
+            key("table.compact.closed-after")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "A record-time folder (sink.time-partitioning) is compacted once it ended this long ago: late records "
+                                    + "rarely arrive later. Without time folders nothing is compacted.");
+
+    public static final ConfigOption<Duration> TABLE_EXPIRE_OLDER_THAN =
+            key("table.expire.older-than")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(7))
+                    .withDescription(
+                            "`table expire` drops the tables' snapshots older than this (time travel reaches this far back) and "
+                                    + "deletes the files only they reference (those compactions replaced). Keep it longer than the "
+                                    + "age of any savepoint you may start from.");
+
+    public static final ConfigOption<Integer> TABLE_EXPIRE_RETAIN_LAST =
+            key("table.expire.retain-last")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription("`table expire` keeps at least this many of each table's newest snapshots, however old (1 or more).");
+
     /** Fails on a table the format cannot be, or a catalog not named. */
     static void validate(ArchiverConfig config) {
         if (config.get(TABLE_FORMAT) == TableFormat.NONE) {
@@ -127,6 +161,14 @@ public final class TableOptions {
                         + "character other than letters, digits and '_' written '_'): archive them with two jobs of different "
                         + SinkOptions.SINK_PATH.key() + " and " + TABLE_NAME_PREFIX.key() + ".");
             }
+        }
+        if (config.get(TABLE_EXPIRE_RETAIN_LAST) < 1) {
+            throw new ConfigException("Invalid value '" + config.get(TABLE_EXPIRE_RETAIN_LAST) + "' for '" + TABLE_EXPIRE_RETAIN_LAST.key()
+                    + "': expected 1 or more (the current snapshot always stays).");
+        }
+        if (config.get(TABLE_COMPACT_TARGET_FILE_SIZE).getBytes() < 1024 * 1024) {
+            throw new ConfigException("Invalid value '" + config.get(TABLE_COMPACT_TARGET_FILE_SIZE) + "' for '"
+                    + TABLE_COMPACT_TARGET_FILE_SIZE.key() + "': expected at least 1 mb, e.g. 128 mb.");
         }
         if (config.get(TABLE_NAMESPACE).isBlank()) {
             throw new ConfigException("Invalid value '' for '" + TABLE_NAMESPACE.key() + "': expected a namespace name, e.g. kafka.");

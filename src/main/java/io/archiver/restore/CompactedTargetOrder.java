@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.restore.plan.RestorePlan;
 import io.archiver.restore.plan.UnitRecords;
@@ -64,7 +65,7 @@ final class CompactedTargetOrder {
         }
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         // earlier runs may have written records outside this run's offsets and times: every file of the partitions
-        RestorePlan whole = RestorePlan.of(ArchiveFiles.of(config), new RestoreSelection(selection.topics(), selection.topicPattern(),
+        RestorePlan whole = RestorePlan.of(TableArchiveFiles.of(config), new RestoreSelection(selection.topics(), selection.topicPattern(),
                 selection.partitions(), selection.renames(), 0, Long.MAX_VALUE, null, null, selection.repartition()), reader);
         Map<TopicPartition, Long> stale = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         for (Map.Entry<TopicPartition, RestoreHistory> e : reselected.entrySet()) {

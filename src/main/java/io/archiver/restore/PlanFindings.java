@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.restore.plan.RestorePlan;
 import io.archiver.archive.ArchiveFiles;
@@ -53,12 +54,12 @@ public final class PlanFindings {
         if (!inKafka.isEmpty()) {
             try (KafkaInspector kafka = new KafkaInspector(config.kafkaClientProperties())) {
                 AuditReport report = new ArchiveAuditor(new ArchiveVerifier(formats, IncompleteUploads.NONE), kafka, Duration.ofDays(1))
-                        .audit(ArchiveFiles.of(config), config.deadLetterPath(), inKafka, config.get(KAFKA_GROUP_ID), false, line -> {});
+                        .audit(TableArchiveFiles.of(config), config.deadLetterPath(), inKafka, config.get(KAFKA_GROUP_ID), false, line -> {});
                 report.getPartitions().forEach(p -> audited.put(new TopicPartition(p.getTopic(), p.getPartition()), p));
             }
         }
         VerificationReport own = inKafka.size() == topics.size()
-                ? null : new ArchiveVerifier(formats, IncompleteUploads.NONE).verify(ArchiveFiles.of(config), false);
+                ? null : new ArchiveVerifier(formats, IncompleteUploads.NONE).verify(TableArchiveFiles.of(config), false);
         out.println("Archive findings inside the selection:");
         int clean = 0;
         for (TopicPartition tp : plan.partitions().keySet()) {

@@ -1,6 +1,5 @@
 package io.archiver.sink;
 
-import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.fencing.ArchiveLease;
 import io.archiver.fs.IoThreads;
@@ -11,6 +10,7 @@ import io.archiver.table.ArchiveCatalog;
 import io.archiver.table.ArchiveTable;
 import io.archiver.table.TableFile;
 import io.archiver.table.TablePositions;
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.table.TableSettings;
 import io.archiver.table.TableSync;
 
@@ -85,7 +85,7 @@ final class TableCommitter implements Committer<ArchiveCommittable> {
             partitions.add(new TopicPartition(r.topic(), r.partition()));
         }
         recovery.resumePositions(partitions);
-        int appended = TableSync.catchUp(catalog, ArchiveFiles.listed(root), pool);
+        int appended = TableSync.catchUp(catalog, TableArchiveFiles.of(root, catalog.settings()), pool);
         appendedFiles.inc(appended);
         LOG.info("Tables caught up with the archive at the start without state: {} files appended", appended);
     }

@@ -45,7 +45,8 @@ import java.util.stream.Stream;
  * the table does not hold yet, in one snapshot, with the schema grown by the typed columns they bring in the same
  * commit. Idempotent: a file whose every offset lies below what the table already holds of its partitions
  * ({@link TablePositions}) is passed over, after checking that the table does list it; a file below the table's
- * position that the table does not list means the partition's offsets went back, and is refused, never skipped.
+ * position that the table does not list, nor lists as replaced by a compaction, means the partition's offsets went back,
+ * and is refused, never skipped.
  */
 public final class ArchiveTable {
 
@@ -202,8 +203,15 @@ public final class ArchiveTable {
                 listed.add(t.file().location());
             }
         }
+        TableState state = null;
         for (TableFile f : held) {
             if (!listed.contains(f.path())) {
+                if (state == null) {
+                    state = TableState.current(table, pool);
+                }
+                if (state.replaced(f.path())) {
+                    continue; // compacted since: its records are in the file that replaced it
+                }
                 FileStats first = f.ranges().get(0);
                 throw new IOException(String.format(
                         "Refusing to append %s to table %s: it holds offsets %d..%d of partition %d, below the offset %d the table "
@@ -226,26 +234,11 @@ public final class ArchiveTable {
     }
 
     private static Map<TableFile, ParquetMetadata> footers(List<TableFile> files, ExecutorService pool) throws IOException {
-        Map<TableFile, Future<ParquetMetadata>> reads = new LinkedHashMap<>();
-        for (TableFile f : files) {
-            reads.put(f, pool.submit(() -> ParquetFooters.readFooter(new Path(f.path()), f.size())));
-        }
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        files.forEach(f -> sizes.put(f.path(), f.size()));
+        Map<String, ParquetMetadata> read = ParquetFooters.readFooters(sizes, pool);
         Map<TableFile, ParquetMetadata> out = new LinkedHashMap<>();
-        try {
-            for (Map.Entry<TableFile, Future<ParquetMetadata>> r : reads.entrySet()) {
-                out.put(r.getKey(), r.getValue().get());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while reading the footers of the files to append", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException("Cannot read a footer", e.getCause());
-        } finally {
-            reads.values().forEach(f -> f.cancel(true));
-        }
+        files.forEach(f -> out.put(f, read.get(f.path())));
         return out;
     }
 

@@ -14,9 +14,10 @@ import java.util.TreeMap;
 /**
  * What a topic's table holds of each partition: the next offset after the files its snapshots appended, read from
  * the snapshots' summaries ({@value #NEXT_OFFSETS}: {@code <partition>=<next offset>,…} of the partitions a snapshot
- * appended to), the newest snapshot naming a partition deciding. A snapshot written by the archiver also names its
- * checkpoint ({@value #CHECKPOINT}) and job ({@value #JOB}). Snapshots of other writers (compaction, expiry) name
- * none, and are passed over.
+ * appended to), the highest a snapshot names deciding (offsets never go back). A snapshot written by the archiver also
+ * names its checkpoint ({@value #CHECKPOINT}) and job ({@value #JOB}). Compactions name no offsets and are passed over;
+ * before an expiry drops the snapshots that name a partition last, it keeps their offsets in a snapshot of its own
+ * (job {@value #KEPT}: no files, not an append of the archive's).
  */
 public final class TablePositions {
 
@@ -26,6 +27,8 @@ public final class TablePositions {
     public static final String CHECKPOINT = "archiver.checkpoint";
     /** Summary key: the Flink job that appended them ({@code register} for files of an archive registered by the CLI). */
     public static final String JOB = "archiver.job";
+    /** The job of a snapshot that keeps the offsets of the snapshots an expiry drops. */
+    public static final String KEPT = "expire";
 
     private final Map<Integer, Long> next;
     /** Commit time of the newest snapshot the archiver wrote, if any. */
@@ -48,10 +51,10 @@ public final class TablePositions {
             if (offsets == null) {
                 continue;
             }
-            if (last.isEmpty()) {
+            if (last.isEmpty() && !KEPT.equals(s.summary().get(JOB))) {
                 last = OptionalLong.of(s.timestampMillis());
             }
-            decode(offsets).forEach(next::putIfAbsent);
+            decode(offsets).forEach((p, o) -> next.merge(p, o, Math::max));
         }
         return new TablePositions(next, last);
     }

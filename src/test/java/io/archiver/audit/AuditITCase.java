@@ -1,5 +1,6 @@
 package io.archiver.audit;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveListing;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
@@ -89,7 +90,7 @@ class AuditITCase {
         ArchiverConfig config = ArchiverConfig.of(settings);
         JobLauncher.environment(config).executeAsync("tx").getJobExecutionResult().get(2, TimeUnit.MINUTES);
 
-        VerificationReport archive = stack.verifier(PayloadFormats.of(config)).verify(ArchiveFiles.of(config));
+        VerificationReport archive = stack.verifier(PayloadFormats.of(config)).verify(TableArchiveFiles.of(config));
         assertThat(archive.partition(topic, 0).holes()).as("commit markers leave offsets without records").isNotEmpty();
         Cli.Result r = Cli.run(config, "audit", "--deep");
         assertThat(r.code()).as(r.out()).isZero();
@@ -125,7 +126,7 @@ class AuditITCase {
             assertThat(r.out()).contains("Archived but not in Kafka, " + topic + "-0: 6000 records of ABORTED transactions, at ")
                     .contains("Verdict: FINDINGS. 0 missing, 0 duplicated, 6000 archived but not in Kafka");
         }
-        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", false);
+        AuditReport report = auditor().audit(TableArchiveFiles.of(config), config.topics(), "g", false);
         PartitionAudit p = report.getPartitions().get(0);
         assertThat(p.getAbortedRecords()).isEqualTo(6_000);
         assertThat(p.getAbortedRanges()).as("one run per aborted transaction").hasSize(3);
@@ -149,7 +150,7 @@ class AuditITCase {
         Cli.Result r = Cli.run(config, "audit");
         assertThat(r.code()).as(r.out()).isZero();
         assertThat(r.out()).contains("Verdict: CLEAN");
-        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", false);
+        AuditReport report = auditor().audit(TableArchiveFiles.of(config), config.topics(), "g", false);
         for (PartitionAudit p : report.getPartitions()) {
             assertThat(p.getLag()).as("lag of %s-%d, archived up to %d, stable at %d", topic, p.getPartition(), p.getLastOffset(),
                     p.getLastStableOffset()).isZero();
@@ -179,7 +180,7 @@ class AuditITCase {
                     .filter(rec -> rec.getOffset() < 500).count() < 500;
         });
 
-        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", true);
+        AuditReport report = auditor().audit(TableArchiveFiles.of(config), config.topics(), "g", true);
         PartitionAudit p = report.getPartitions().get(0);
         assertThat(p.getCompactedSinceArchived()).isPositive();
         assertThat(report.isClean()).as("compacted records are history, not findings").isTrue();
@@ -191,7 +192,7 @@ class AuditITCase {
     @Test
     void deletedAndCopiedFilesAreReportedAsGapsAndDuplicates() throws Exception {
         ArchiverConfig config = backfill("audit-damaged", 4_000, Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb"));
-        List<ArchiveFile> files = ArchiveFiles.of(config).list().committed();
+        List<ArchiveFile> files = TableArchiveFiles.of(config).list().committed();
         ArchiveFile victim = ArchiveDamage.middleFile(files, 1);
         ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
         FileSystem fs = victim.path().getFileSystem();
@@ -202,7 +203,7 @@ class AuditITCase {
         System.out.println(r.out());
         assertThat(r.code()).as(r.out()).isEqualTo(1);
         assertThat(r.out()).contains("Verdict: FINDINGS").contains("Missing from " + topic(config) + "-1");
-        AuditReport report = auditor().audit(ArchiveFiles.of(config), config.topics(), "g", true);
+        AuditReport report = auditor().audit(TableArchiveFiles.of(config), config.topics(), "g", true);
         assertThat(report.getDuplicatedOffsets()).isEqualTo(copiedRecords(copied));
     }
 
@@ -215,7 +216,7 @@ class AuditITCase {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"parquet", "jsonl"})
     void alteredContentIsFoundByTheDeepAuditAloneWithItsFields(String format) throws Exception {
         ArchiverConfig config = backfill("audit-altered-" + format, 2_000, Map.of("sink.format", format));
-        ArchiveFile victim = ArchiveFiles.of(config).list().committed().stream().filter(f -> f.partition() == 1).findFirst().orElseThrow();
+        ArchiveFile victim = TableArchiveFiles.of(config).list().committed().stream().filter(f -> f.partition() == 1).findFirst().orElseThrow();
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         List<io.archiver.record.ArchiveRecord> records = reader.readAll(victim.path());
         List<io.archiver.record.ArchiveRecord> withHeaders = records.stream().filter(r -> r.getHeaderKeys().length > 0 && r.getValue() != null
@@ -248,7 +249,7 @@ class AuditITCase {
     @Test
     void aFileCommittedWhileTheArchiveIsListedIsNotReportedMissing() throws Exception {
         ArchiverConfig config = backfill("audit-listed", 4_000, Map.of("sink.format", "jsonl", "sink.roll.max-part-size", "16kb"));
-        ArchiveFile late = ArchiveDamage.middleFile(ArchiveFiles.of(config).list().committed(), 1);
+        ArchiveFile late = ArchiveDamage.middleFile(TableArchiveFiles.of(config).list().committed(), 1);
         AtomicInteger listings = new AtomicInteger();
         ArchiveAuditor auditor = new ArchiveAuditor(SharedStack.get().verifier(PayloadFormats.BYTES), new KafkaInspector(kafkaProps()),
                 Duration.ofHours(1));
@@ -282,7 +283,7 @@ class AuditITCase {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         ArchiveFile last = null;
         long lastFirst = -1;
-        for (ArchiveFile f : ArchiveFiles.of(config).list().committed()) {
+        for (ArchiveFile f : TableArchiveFiles.of(config).list().committed()) {
             long first = reader.readAll(f.path()).get(0).getOffset();
             if (first > lastFirst) {
                 last = f;
@@ -315,7 +316,7 @@ class AuditITCase {
         JobClient job = JobLauncher.environment(config).executeAsync("orphans");
         ArchiveCounter counter = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
         Await.until("uploads started", Duration.ofSeconds(60),
-                () -> !stack.verifier(PayloadFormats.of(config)).verify(ArchiveFiles.of(config)).incompleteUploads().isEmpty());
+                () -> !stack.verifier(PayloadFormats.of(config)).verify(TableArchiveFiles.of(config)).incompleteUploads().isEmpty());
         job.cancel().get(1, TimeUnit.MINUTES);
         assertThat(counter.count()).as("nothing committed without a checkpoint").isZero();
 
@@ -327,7 +328,7 @@ class AuditITCase {
         Cli.Result apply = Cli.run(config, "cleanup", "--orphan-age=PT0S", "--apply");
         assertThat(apply.code()).as(apply.out()).isZero();
         assertThat(apply.out()).contains("Aborting");
-        assertThat(stack.verifier(PayloadFormats.of(config)).verify(ArchiveFiles.of(config)).incompleteUploads()).isEmpty();
+        assertThat(stack.verifier(PayloadFormats.of(config)).verify(TableArchiveFiles.of(config)).incompleteUploads()).isEmpty();
     }
 
     @Test
@@ -386,7 +387,7 @@ class AuditITCase {
     private static ArchiveFiles missingOnFirstListing(ArchiverConfig config, ArchiveFile late, AtomicInteger listings) throws Exception {
         Path aside = new Path(new Path(config.sinkPath()).getParent(), "aside-" + late.path().getName());
         FileSystem fs = late.path().getFileSystem();
-        ArchiveFiles listed = ArchiveFiles.of(config);
+        ArchiveFiles listed = TableArchiveFiles.of(config);
         return new ArchiveFiles() {
             @Override
             public ArchiveRoot root() {
@@ -425,7 +426,7 @@ class AuditITCase {
     /** True when a file whose footer says it is dense holds an offset outside {@code offsets}. */
     private static boolean denseFileWithAnOffsetNotIn(ArchiverConfig config, java.util.Set<Long> offsets) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
-        for (ArchiveFile f : ArchiveFiles.of(config).list().committed()) {
+        for (ArchiveFile f : TableArchiveFiles.of(config).list().committed()) {
             long[] stats = reader.offsetStatistics(f.path());
             if (stats != null && stats[1] - stats[0] + 1 == stats[2]
                     && reader.readAll(f.path()).stream().anyMatch(r -> !offsets.contains(r.getOffset()))) {

@@ -1,5 +1,6 @@
 package io.archiver.audit;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.RejectedRecords;
@@ -86,7 +87,7 @@ class RejectedRecordsITCase {
                     .contains("value is not valid JSON").contains("--rearchive-rejected");
         }
         AuditReport report = new ArchiveAuditor(stack.verifier(PayloadFormats.of(config)), new KafkaInspector(client()), Duration.ofHours(1))
-                .audit(ArchiveFiles.of(config), config.deadLetterPath(), config.topics(), "g", true, line -> {});
+                .audit(TableArchiveFiles.of(config), config.deadLetterPath(), config.topics(), "g", true, line -> {});
         assertThat(report.getMissing()).isZero();
         assertThat(report.getPartitions()).allSatisfy(p -> assertThat(p.getLag()).as("lag of %s", p.getPartition()).isZero());
         assertThat(policy == ErrorPolicy.SKIP ? report.getSkipped() : report.getDeadLettered()).isEqualTo(4);

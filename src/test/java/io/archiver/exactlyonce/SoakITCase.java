@@ -1,5 +1,6 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.SinkLayout;
@@ -97,7 +98,7 @@ class SoakITCase {
             }
             List<ArchiveRecord> inKafka = s.drain();
             PayloadFormats formats = PayloadFormats.of(s.config());
-            VerificationReport report = SharedStack.get().verifier(formats).verify(ArchiveFiles.of(s.config()));
+            VerificationReport report = SharedStack.get().verifier(formats).verify(TableArchiveFiles.of(s.config()));
             Map<String, List<Long>> expected = new TreeMap<>();
             for (ArchiveRecord r : inKafka) {
                 expected.computeIfAbsent(VerificationReport.id(r.getTopic(), r.getPartition()), k -> new ArrayList<>()).add(r.getOffset());

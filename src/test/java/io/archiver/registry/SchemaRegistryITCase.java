@@ -1,5 +1,6 @@
 package io.archiver.registry;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveFiles;
@@ -247,7 +248,7 @@ class SchemaRegistryITCase {
 
         // a record of an Avro file altered (a valid payload of the same schema, another customer): the file holds only its
         // typed columns, from which a deep audit rebuilds the payload and finds it unlike Kafka's; nothing else does
-        ArchiveFile file = ArchiveFiles.of(config).list().committed().stream().filter(f -> {
+        ArchiveFile file = TableArchiveFiles.of(config).list().committed().stream().filter(f -> {
             try {
                 return new ArchiveFileReader(PayloadFormats.of(config)).readAll(f.path()).stream().anyMatch(r -> schemaId(r) == avroId);
             } catch (java.io.IOException e) {

@@ -1,5 +1,6 @@
 package io.archiver.repair;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;
@@ -44,7 +45,7 @@ class RepairITCase {
                 : Map.of("sink.layout", layout.configName(), "parallelism", "2");
         try (FaultScenario s = FaultScenario.start("repair-live", 16_000, 2_000, settings)) {
             s.awaitArchived(6_000);
-            List<ArchiveFile> files = ArchiveFiles.of(s.config()).list().committed();
+            List<ArchiveFile> files = TableArchiveFiles.of(s.config()).list().committed();
             ArchiveFile deleted = ArchiveDamage.middleFile(files, 1);
             ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
             ArchiveDamage.copy(copied.path(), new Path(copied.path().getParent(), "part-copy-" + copied.path().getName()));

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.restore.plan.RestorePlan;
 import io.archiver.restore.plan.UnitRecords;
@@ -92,7 +93,7 @@ class RestoreAgainITCase {
         often.put("kafka.properties.buffer.memory", "65536");
         ArchiverConfig config = ArchiverConfig.of(often);
         RestoreSelection selection = RestoreSelection.parse(source, rename, null);
-        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(config), selection, new ArchiveFileReader(PayloadFormats.of(config)));
+        RestorePlan plan = RestorePlan.of(TableArchiveFiles.of(config), selection, new ArchiveFileReader(PayloadFormats.of(config)));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(config));
         RestoreJob.build(env, config, plan, selection, false, new PrintWriter(System.out));
         JobClient job = env.executeAsync("restore into a compacted topic");
@@ -346,7 +347,7 @@ class RestoreAgainITCase {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         RestoreSelection all = RestoreSelection.parse(topic, null, null);
         List<ArchiveRecord> records = new ArrayList<>();
-        for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : RestorePlan.of(ArchiveFiles.of(config), all, reader).partitions().entrySet()) {
+        for (Map.Entry<TopicPartition, List<RestorePlan.PlannedFile>> e : RestorePlan.of(TableArchiveFiles.of(config), all, reader).partitions().entrySet()) {
             UnitRecords.readPartition(reader, e.getKey().partition(), e.getValue(), all, records::add);
         }
         return byPartition(records);

@@ -1,5 +1,6 @@
 package io.archiver.restore;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.restore.plan.RestorePlan;
 import io.archiver.restore.ledger.RestoredRecords;
@@ -59,7 +60,7 @@ class RestoreITCase {
         String target = archived.topic + "-restored";
         SharedStack.get().kafka().createTopic(target, PARTITIONS);
         RestoreSelection selection = RestoreSelection.parse(archived.topic, archived.topic + "=" + target, null);
-        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(archived.config), selection, new ArchiveFileReader(PayloadFormats.BYTES));
+        RestorePlan plan = RestorePlan.of(TableArchiveFiles.of(archived.config), selection, new ArchiveFileReader(PayloadFormats.BYTES));
         assertThat(plan.files().size()).as("several files per partition, so the restore is cut mid-way").isGreaterThan(PARTITIONS);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(RestoreJob.settings(archived.config));
@@ -118,7 +119,7 @@ class RestoreITCase {
         SharedStack.get().kafka().createTopic(target, PARTITIONS);
         String bootstrap = SharedStack.get().kafka().bootstrapServers();
         RestoreSelection selection = RestoreSelection.parse(archived.topic, archived.topic + "=" + target, null);
-        RestorePlan plan = RestorePlan.of(ArchiveFiles.of(archived.config), selection, new ArchiveFileReader(PayloadFormats.BYTES));
+        RestorePlan plan = RestorePlan.of(TableArchiveFiles.of(archived.config), selection, new ArchiveFileReader(PayloadFormats.BYTES));
         // checkpoints (and so commits) often enough that the cancel comes between two of them
         Map<String, String> often = new java.util.HashMap<>(archived.config.toMap());
         often.put("restore.checkpoint-interval", "100 ms");
@@ -225,7 +226,7 @@ class RestoreITCase {
         Archived archived = archive("restore-damaged", 6_000);
         String target = archived.topic + "-mended";
         SharedStack.get().kafka().createTopic(target, PARTITIONS);
-        List<ArchiveFile> files = ArchiveFiles.of(archived.config).list().committed();
+        List<ArchiveFile> files = TableArchiveFiles.of(archived.config).list().committed();
         ArchiveFile deleted = ArchiveDamage.middleFile(files, 1);
         ArchiveFile copied = ArchiveDamage.middleFile(files, 2);
         ArchiveDamage.copy(copied.path(), new org.apache.flink.core.fs.Path(copied.path().getParent(), "part-copy-0-0.jsonl"));

@@ -1,5 +1,6 @@
 package io.archiver.sink;
 
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.config.ArchiverConfig;
@@ -61,7 +62,7 @@ class BufferMemoryITCase {
         }
         assertExactlyOnce(config.sinkPath(), formats, produced);
         ArchiveFileReader reader = new ArchiveFileReader(formats);
-        List<ArchiveFile> files = ArchiveFiles.of(config).list().committed();
+        List<ArchiveFile> files = TableArchiveFiles.of(config).list().committed();
         // each subtask's two open files share 1 MB: a file closes once it holds about half of it (~250 records)
         assertThat(files).hasSizeGreaterThan(RECORDS / 600);
         for (ArchiveFile f : files) {

@@ -149,11 +149,6 @@ class IcebergTableITCase {
     }
 
     private static Map<String, String> settings(String catalog, SinkLayout layout) {
-        return Map.of(
-                "parallelism", "2",
-                "sink.layout", layout.configName(),
-                "sink.time-partitioning", "hour",
-                "table.format", "iceberg",
-                "table.catalog.uri", "jdbc:sqlite:" + catalogs.resolve(catalog + ".db"));
+        return TableContents.jobSettings(catalogs.resolve(catalog + ".db"), layout);
     }
 }

@@ -24,9 +24,14 @@ public final class ArchiveAssertions {
 
     /** Every committed record of the archive under {@code root}. */
     public static List<ArchiveRecord> archived(String root, PayloadFormats formats) throws Exception {
+        return archived(ArchiveFiles.listed(ArchiveRoot.of(root)), formats);
+    }
+
+    /** Every record of the committed files {@code files} names. */
+    public static List<ArchiveRecord> archived(ArchiveFiles files, PayloadFormats formats) throws Exception {
         ArchiveFileReader reader = new ArchiveFileReader(formats);
         List<ArchiveRecord> out = new ArrayList<>();
-        for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(root)).list().committed()) {
+        for (ArchiveFile file : files.list().committed()) {
             file.read(reader, out::add);
         }
         return out;
@@ -79,7 +84,18 @@ public final class ArchiveAssertions {
     /** {@link #assertExactlyOnce(String, PayloadFormats, List, boolean)} with {@code verifier} (of {@code formats}). */
     public static VerificationReport assertExactlyOnce(ArchiveVerifier verifier, PayloadFormats formats, String root,
             List<ArchiveRecord> produced, boolean compacted) throws Exception {
-        VerificationReport report = verifier.verify(ArchiveFiles.listed(ArchiveRoot.of(root)));
+        return assertExactlyOnce(verifier, formats, ArchiveFiles.listed(ArchiveRoot.of(root)), produced, compacted);
+    }
+
+    /** {@link #assertExactlyOnce(String, PayloadFormats, List)} of the archive as {@code files} presents it (through its tables). */
+    public static VerificationReport assertExactlyOnce(ArchiveFiles files, PayloadFormats formats, List<ArchiveRecord> produced)
+            throws Exception {
+        return assertExactlyOnce(SharedStack.get().verifier(formats), formats, files, produced, false);
+    }
+
+    private static VerificationReport assertExactlyOnce(ArchiveVerifier verifier, PayloadFormats formats, ArchiveFiles files,
+            List<ArchiveRecord> produced, boolean compacted) throws Exception {
+        VerificationReport report = verifier.verify(files);
         Map<String, List<Long>> expectedOffsets = new TreeMap<>();
         Map<String, ArchiveRecord> expected = new HashMap<>();
         for (ArchiveRecord r : produced) {
@@ -96,7 +112,7 @@ public final class ArchiveAssertions {
             }
         });
         assertThat(duplicates).as("offsets archived more than once").isEmpty();
-        List<ArchiveRecord> archived = archived(root, formats);
+        List<ArchiveRecord> archived = archived(files, formats);
         Map<String, List<Long>> unexpected = compacted ? notCompactedAway(archived, produced, expected) : comparison.unexpected();
         assertThat(unexpected).as("archived offsets never produced" + (compacted ? " (nor compacted away since)" : "")).isEmpty();
         List<String> different = new ArrayList<>();

@@ -1,11 +1,10 @@
 package io.archiver.testutils;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveFiles;
-import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.table.ArchiveCatalog;
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.table.TableSettings;
 
 import org.apache.flink.core.fs.FSDataInputStream;
@@ -42,6 +41,16 @@ public final class TableContents {
 
     private TableContents() {}
 
+    /** The settings of a job with two subtasks, hour folders and a table per topic in a SQLite catalog at {@code catalog}. */
+    public static Map<String, String> jobSettings(java.nio.file.Path catalog, io.archiver.config.SinkLayout layout) {
+        return Map.of(
+                "parallelism", "2",
+                "sink.layout", layout.configName(),
+                "sink.time-partitioning", "hour",
+                "table.format", "iceberg",
+                "table.catalog.uri", "jdbc:sqlite:" + catalog);
+    }
+
     /** The topic's table as the catalog of {@code config} has it now. */
     public static Table table(ArchiverConfig config, String topic) throws Exception {
         try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
@@ -61,7 +70,8 @@ public final class TableContents {
     }
 
     /**
-     * Asserts that the topic's table lists exactly the archive's committed files, and that its rows, read by Iceberg's
+     * Asserts that the topic's table lists exactly the archive's committed files (as readers through the table see them:
+     * without the files a compaction replaced), and that its rows, read by Iceberg's
      * reader and by DuckDB, are {@code truth} exactly once each, with their keys and values.
      */
     public static void assertEqualsTruth(ArchiverConfig config, String topic, List<ArchiveRecord> truth) throws Exception {
@@ -71,7 +81,7 @@ public final class TableContents {
             tasks.forEach(t -> inTable.add(t.file().location()));
         }
         Set<String> archived = new TreeSet<>();
-        for (ArchiveFile f : ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed()) {
+        for (ArchiveFile f : TableArchiveFiles.of(config).list().committed()) {
             archived.add(f.path().toString());
         }
         assertThat(inTable).as("files of the table's current snapshot against the archive's committed files").isEqualTo(archived);
@@ -129,13 +139,21 @@ public final class TableContents {
      * scenario (the job stopped), checks the archive exactly once and returns what Kafka holds.
      */
     public static List<ArchiveRecord> drainWithTable(FaultScenario s) throws Exception {
+        List<ArchiveRecord> truth = drainIntoTable(s);
+        ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), io.archiver.record.PayloadFormats.of(s.config()), truth);
+        return truth;
+    }
+
+    /**
+     * Waits until the scenario's producer is done and the topic's table holds every committed record, then drains the
+     * scenario (the job stopped) and returns what Kafka holds.
+     */
+    public static List<ArchiveRecord> drainIntoTable(FaultScenario s) throws Exception {
         s.awaitProducerDone();
         Await.until("the table holds every committed record", java.time.Duration.ofMinutes(2),
                 () -> records(s.config(), s.topic()) >= s.committedSoFar(),
                 () -> "table " + records(s.config(), s.topic()) + " of " + s.committedSoFar());
-        List<ArchiveRecord> truth = s.drain();
-        ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), io.archiver.record.PayloadFormats.of(s.config()), truth);
-        return truth;
+        return s.drain();
     }
 
     /** The jobs whose snapshots the table's history holds (summary {@code archiver.job}). */

@@ -8,6 +8,10 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.Map;
 
 import static io.archiver.record.EnvelopeFields.OFFSET;
@@ -49,5 +53,28 @@ public final class ParquetFooters {
         try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file.getFileSystem(), file, length))) {
             return reader.getFooter();
         }
+    }
+
+    /** The footers of {@code files} (path to length), read on {@code pool}, by path. */
+    public static Map<String, ParquetMetadata> readFooters(Map<String, Long> files, ExecutorService pool) throws IOException {
+        Map<String, Future<ParquetMetadata>> reads = new LinkedHashMap<>();
+        files.forEach((path, length) -> reads.put(path, pool.submit(() -> readFooter(new Path(path), length))));
+        Map<String, ParquetMetadata> out = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<String, Future<ParquetMetadata>> r : reads.entrySet()) {
+                out.put(r.getKey(), r.getValue().get());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("Interrupted while reading the footers of " + files.size() + " files");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("Cannot read a footer", e.getCause());
+        } finally {
+            reads.values().forEach(f -> f.cancel(true));
+        }
+        return out;
     }
 }

@@ -1,0 +1,137 @@
+package io.archiver.table;
+
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.Cli;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TableContents;
+
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Compaction and expiry of the archive's tables keep every reader exact: `table compact` runs twice while the job
+ * archives into the very folders it compacts; readers through the table (the verifier, audit) then read each record
+ * once although the folders hold the replaced files too; a start without state's catch-up and a replayed append pass
+ * the replaced files over; `table expire` deletes the replaced files and a cut-short compaction's output, keeps the
+ * offsets the table holds, and leaves folders that hold each record once. Both layouts, against the read_committed
+ * truth, read by Iceberg's reader and DuckDB.
+ */
+@ExtendWith(SharedStack.class)
+@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+class TableMaintenanceITCase {
+
+    private static final Pattern COMPACTED = Pattern.compile("compacted (\\d+) files \\((\\d+) records");
+
+    @TempDir
+    static java.nio.file.Path catalogs;
+
+    @ParameterizedTest
+    @EnumSource(SinkLayout.class)
+    void compactionWhileTheJobArchivesAndExpiryAfterKeepEveryReaderExact(SinkLayout layout) throws Exception {
+        try (FaultScenario s = FaultScenario.start("table-compact", 8_000, 1_000, settings("table-compact-" + layout, layout))) {
+            ArchiverConfig config = s.config();
+            s.awaitArchived(2_500);
+            int compacted = compacted(Cli.run(config, "table", "compact"));
+            s.awaitArchived(5_000);
+            compacted += compacted(Cli.run(config, "table", "compact"));
+            assertThat(compacted).as("files replaced by the compactions").isGreaterThan(4);
+
+            List<ArchiveRecord> truth = TableContents.drainIntoTable(s);
+            PayloadFormats formats = PayloadFormats.of(config);
+            ArchiveFiles folders = ArchiveFiles.listed(ArchiveRoot.of(config));
+            assertThat(ArchiveAssertions.archived(folders, formats).size()).as("records in the folders, the replaced files' too")
+                    .isGreaterThan(truth.size());
+            ArchiveAssertions.assertExactlyOnce(TableArchiveFiles.of(config), formats, truth);
+            TableContents.assertEqualsTruth(config, s.topic(), truth);
+            passesReplacedFilesOver(config, s.topic(), folders);
+
+            String abandoned = abandonedCompaction(config, folders);
+            Cli.Result audit = Cli.run(config, "audit");
+            assertThat(audit.out()).as("audit before the expiry").contains("Verdict: CLEAN")
+                    .containsPattern("[1-9]\\d* files replaced by a compaction and 1 outputs of a compaction cut short");
+
+            Map<Integer, Long> offsets = positions(config, s.topic());
+            Cli.Result expire = Cli.run(config, "table", "expire", "-Dtable.expire.older-than=0 s", "-Dtable.expire.retain-last=1");
+            assertThat(expire.code()).as(expire.out()).isZero();
+            assertThat(expire.out()).containsPattern("expired [1-9]\\d* snapshots, [1-9]\\d* data files only they referenced, 1 outputs");
+            assertThat(positions(config, s.topic())).as("offsets the table holds after the expiry").isEqualTo(offsets);
+            assertThat(new Path(abandoned).getFileSystem().exists(new Path(abandoned))).as("the cut-short compaction's output").isFalse();
+            ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
+            TableContents.assertEqualsTruth(config, s.topic(), truth);
+            assertThat(Cli.run(config, "audit").out()).as("audit after the expiry").contains("Verdict: CLEAN");
+        }
+    }
+
+    /** The files the compactions replaced, from its output ({@code compacted N files (M records ...}) of every table. */
+    private static int compacted(Cli.Result run) {
+        assertThat(run.code()).as(run.out()).isZero();
+        Matcher m = COMPACTED.matcher(run.out());
+        int files = 0;
+        while (m.find()) {
+            files += Integer.parseInt(m.group(1));
+        }
+        return files;
+    }
+
+    /** A start without state's catch-up appends nothing, and a replayed append of a replaced file is passed over. */
+    private static void passesReplacedFilesOver(ArchiverConfig config, String topic, ArchiveFiles folders) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
+            assertThat(TableSync.catchUp(catalog, TableArchiveFiles.of(config), pool)).as("files a catch-up appends").isZero();
+            ArchiveTable table = catalog.table(topic);
+            TableState state = TableState.current(table.table(), pool);
+            ArchiveFile replaced = folders.list().committed().stream().filter(f -> !state.lists(f.path().toString())).findFirst().orElseThrow();
+            assertThat(state.replaced(replaced.path().toString())).isTrue();
+            TableFile replay = TableFile.fromFooter(replaced.path(), replaced.size());
+            assertThat(table.append(List.of(replay), Map.of(), pool).files()).as("files of a replayed append").isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A copy of a compaction's output under another compaction's name: an output whose commit never happened. */
+    private static String abandonedCompaction(ArchiverConfig config, ArchiveFiles folders) throws Exception {
+        ArchiveFile output = folders.list().committed().stream()
+                .filter(f -> TableState.isCompactionOutput(f.path().toString())).findFirst().orElseThrow();
+        Path copy = new Path(output.path().getParent(), TableState.COMPACTED_PREFIX + "never-committed.parquet");
+        FileSystem fs = copy.getFileSystem();
+        try (FSDataInputStream in = fs.open(output.path()); FSDataOutputStream out = fs.create(copy, FileSystem.WriteMode.NO_OVERWRITE)) {
+            in.transferTo(out);
+        }
+        return copy.toString();
+    }
+
+    private static Map<Integer, Long> positions(ArchiverConfig config, String topic) throws Exception {
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
+            return Map.copyOf(catalog.table(topic).positions().all());
+        }
+    }
+
+    private static Map<String, String> settings(String catalog, SinkLayout layout) {
+        return TableContents.jobSettings(catalogs.resolve(catalog + ".db"), layout);
+    }
+}
