@@ -19,7 +19,6 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -41,7 +40,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * truth, read by Iceberg's reader and DuckDB.
  */
 @ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
 class TableMaintenanceITCase {
 
     private static final Pattern COMPACTED = Pattern.compile("compacted (\\d+) files \\((\\d+) records");
