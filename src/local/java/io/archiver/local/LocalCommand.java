@@ -80,7 +80,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     boolean avroDemo;
 
     @Option(names = "--iceberg-demo", description = "Archive the topic into an Iceberg table too (table.format: iceberg, a SQLite "
-            + "catalog in the work folder), print the table's snapshots and query the current snapshot's files with DuckDB; then stop.")
+            + "catalog in the work folder, hour folders): records of yesterday, late records of the same hours and records of now in three "
+            + "rounds, then compact the table next to the job, print its snapshots and query the current snapshot's files with DuckDB; then stop.")
     boolean icebergDemo;
 
     @Option(names = "--secure", description = "Run the stack secured as production clusters are: Kafka over TLS with a SCRAM user "
@@ -128,11 +129,15 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             stack.createTopic(topic, partitions, cfg.get(KAFKA_GROUP_ID));
             if (avro != null) {
                 avro.produce(out, stack.producerClient(), records);
+            } else if (iceberg != null) {
+                iceberg.produceFirst(stack.producerClient(), topic, records);
             } else {
                 SampleData.produce(stack.producerClient(), topic, records);
             }
+            // the Iceberg demo produces the rest in two more rounds while the job runs
+            int produced = iceberg != null ? records / 3 : records;
             out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
-                    cfg.get(KAFKA_BOOTSTRAP_SERVERS), records, topic, partitions);
+                    cfg.get(KAFKA_BOOTSTRAP_SERVERS), produced, topic, partitions);
             out.printf("S3 at %s, bucket '%s' (access key %s).%n",
                     stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
             if (secure) {
@@ -145,10 +150,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             out.printf("Archiver job %s running; Flink web UI %s%n", job.getJobID(),
                     uiPort == 0 ? "on a port chosen at start (--ui-port 0)" : "at http://localhost:" + uiPort);
             out.flush();
-            VerificationReport summary = awaitArchived(cfg, job, Instant.now().plus(timeout));
+            VerificationReport summary = awaitArchived(cfg, job, produced, Instant.now().plus(timeout));
             print(out, cfg, stack, summary, Duration.between(started, Instant.now()));
-            if (summary.records() != records) {
-                out.printf("Only %d of %d records were archived within %s.%n", summary.records(), records, timeout);
+            if (summary.records() != produced) {
+                out.printf("Only %d of %d records were archived within %s.%n", summary.records(), produced, timeout);
                 return 1;
             }
             if (secure) {
@@ -158,7 +163,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                 avro.query(out, stack.s3().dataDir().resolve(LocalStack.BUCKET));
             }
             if (iceberg != null) {
-                boolean shown = iceberg.show(out, cfg, topic, records, stack.s3().dataDir().resolve(LocalStack.BUCKET), Instant.now().plus(timeout));
+                boolean shown = iceberg.show(out, cfg, stack.producerClient(), topic, records, stack.s3().dataDir().resolve(LocalStack.BUCKET),
+                        Instant.now().plus(timeout));
                 job.cancel().get(30, TimeUnit.SECONDS);
                 return shown ? 0 : 1;
             }
@@ -183,8 +189,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         }
     }
 
-    /** Polls the archive until every sample record is there, the job ends or the deadline passes. */
-    private VerificationReport awaitArchived(ArchiverConfig cfg, JobClient job, Instant deadline) throws Exception {
+    /** Polls the archive until {@code records} are there, the job ends or the deadline passes. */
+    private static VerificationReport awaitArchived(ArchiverConfig cfg, JobClient job, int records, Instant deadline) throws Exception {
         ArchiveVerifier verifier = new ArchiveVerifier(PayloadFormats.of(cfg), IncompleteUploads.NONE);
         VerificationReport summary = verifier.verify(TableArchiveFiles.of(cfg), false);
         while (summary.records() < records && Instant.now().isBefore(deadline)) {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
+import java.util.function.IntToLongFunction;
 
 /**
  * Produces demo records: string keys (every 50th null), JSON values (every 20th a tombstone) and two
@@ -26,6 +27,14 @@ public final class SampleData {
 
     /** Like {@link #produce(String, String, int)}, connecting with {@code client} (bootstrap servers, security). */
     public static void produce(Properties client, String topic, int count) throws Exception {
+        produce(client, topic, 0, count, null);
+    }
+
+    /**
+     * Records number {@code first} to {@code first + count - 1}, each with the timestamp {@code timestamps} gives its
+     * number (null: the producer's clock).
+     */
+    public static void produce(Properties client, String topic, int first, int count, IntToLongFunction timestamps) throws Exception {
         Properties props = new Properties();
         props.putAll(client);
         props.putAll(Map.of(
@@ -35,10 +44,11 @@ public final class SampleData {
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             Future<?> last = null;
-            for (int i = 0; i < count; i++) {
+            for (int i = first; i < first + count; i++) {
                 byte[] key = i % 50 == 0 ? null : utf8("user-" + (i % 97));
                 byte[] value = i % 20 == 0 ? null : utf8("{\"seq\":" + i + ",\"event\":\"click\",\"page\":\"/p/" + (i % 13) + "\"}");
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, key, value);
+                ProducerRecord<byte[], byte[]> record =
+                        new ProducerRecord<>(topic, null, timestamps == null ? null : timestamps.applyAsLong(i), key, value);
                 record.headers().add("source", utf8("kafka-s3-archiver-demo"));
                 record.headers().add("seq", utf8(Integer.toString(i)));
                 last = producer.send(record);
