@@ -4,8 +4,6 @@ import io.archiver.archive.ArchiveFile;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.config.TableOptions;
-import io.archiver.table.TableSettings;
 import io.archiver.fencing.ArchiveLease;
 import io.archiver.position.PositionStore;
 import io.archiver.repair.ArchiveRepairer;
@@ -77,14 +75,6 @@ final class RepairCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try {
             ArchiverConfig cfg = config.load(Map.of());
-            if (apply && TableSettings.of(cfg).isPresent()) {
-                err.println("Could not repair: repairing an archive with Iceberg tables (" + TableOptions.TABLE_FORMAT.key() + ": iceberg) "
-                        + "is not supported yet: the files a repair writes and deletes would not reach the tables, whose readers "
-                        + "would then miss records or fail on deleted files. Nothing was changed. The plan (without --apply) says "
-                        + "what is wrong; docs/table.md#repair says what to do meanwhile.");
-                err.flush();
-                return ArchiverCli.CONFIG_ERROR;
-            }
             try (ArchiveAccess access = new ArchiveAccess(cfg); KafkaInspector kafka = access.kafka()) {
                 ArchiveLease lease = new ArchiveLease(access.files().root(), "repair-" + UUID.randomUUID(), "repair", cfg.leaseTimeout());
                 Optional<String> renewing = lease.liveHolder();

@@ -1,5 +1,17 @@
 package io.archiver.repair;
 
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.DataFile;
+import io.archiver.table.TableState;
+import io.archiver.table.TableSettings;
+import io.archiver.table.TablePositions;
+import io.archiver.table.TableFile;
+import io.archiver.table.ArchiveTable;
+import io.archiver.table.ArchiveCatalog;
+import io.archiver.fs.IoThreads;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.RejectedRecords;
@@ -87,6 +99,12 @@ public final class ArchiveRepairer {
     private long stillRejected;
     private long unarchivable;
     private int files;
+    /** The archive's tables, if it has some: the repair's files reach them in one snapshot per topic. */
+    private final Optional<TableSettings> tables;
+    /** Data files the repair wrote. */
+    private final List<Path> added = new ArrayList<>();
+    /** Files the repair rewrote: with tables deleted once the tables no longer list them. */
+    private final List<Path> replaced = new ArrayList<>();
 
     public ArchiveRepairer(ArchiverConfig config, PrintWriter log) {
         this.config = config;
@@ -95,6 +113,7 @@ public final class ArchiveRepairer {
         this.format = FileFormats.configured(config);
         this.policy = config.get(ERRORS_POLICY);
         this.log = log;
+        this.tables = TableSettings.of(config);
     }
 
     /** What to do with a record read from Kafka that the configured formats cannot hold. */
@@ -150,7 +169,11 @@ public final class ArchiveRepairer {
                 rewritten.add(key);
             }
         }
+        commitTables(committed);
         unlist(positions, records, rewritten);
+        for (Path old : replaced) {
+            old.getFileSystem().delete(old, false);
+        }
         log.printf("Repaired: records archived from Kafka: %d, records dropped: %d, files written: %d%n", written, dropped, files);
         if (rejected > 0) {
             log.printf("Rejected by errors.policy (%s): %d missing records the configured formats cannot hold%n", policy, rejected);
@@ -163,6 +186,63 @@ public final class ArchiveRepairer {
                     + " format options, or set errors.policy to skip or dead-letter, and repair again%n", unarchivable);
         }
         log.flush();
+    }
+
+    /**
+     * With tables: one snapshot per topic that drops the files the repair rewrote and the files the table lists that are
+     * gone from the archive, and adds the files the repair wrote (before the rewritten files are deleted, so that no
+     * reader of the table meets a missing file). {@code committed}: the archive's files when the repair began.
+     */
+    private void commitTables(List<ArchiveFile> committed) throws IOException {
+        if (tables.isEmpty()) {
+            return;
+        }
+        Set<String> known = new HashSet<>();
+        committed.forEach(f -> known.add(f.path().toString()));
+        Map<String, List<String>> removed = new HashMap<>();
+        Map<String, List<TableFile>> fresh = new HashMap<>();
+        for (Path p : replaced) {
+            removed.computeIfAbsent(topicOf(p), t -> new ArrayList<>()).add(p.toString());
+        }
+        for (Path p : added) {
+            fresh.computeIfAbsent(topicOf(p), t -> new ArrayList<>()).add(TableFile.fromFooter(p, p.getFileSystem().getFileStatus(p).getLen()));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4, IoThreads.daemon("repair-tables"));
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(tables.get())) {
+            for (String topic : root.topics()) {
+                if (!catalog.exists(topic)) {
+                    continue;
+                }
+                ArchiveTable table = catalog.table(topic);
+                List<String> drop = new ArrayList<>(removed.getOrDefault(topic, List.of()));
+                int gone = 0;
+                for (DataFile f : TableState.current(table.table(), pool).files()) {
+                    Path p = new Path(f.location());
+                    if (!known.contains(f.location()) && !p.getFileSystem().exists(p)) {
+                        drop.add(f.location());
+                        gone++;
+                    }
+                }
+                List<TableFile> add = fresh.getOrDefault(topic, List.of());
+                if (drop.isEmpty() && add.isEmpty()) {
+                    continue;
+                }
+                Snapshot snapshot = table.replace(drop, add, Map.of(TablePositions.JOB, "repair"), pool);
+                log.printf("Table %s: %d files the repair wrote added, %d it rewrote and %d gone from the archive dropped, snapshot %d%n",
+                        table.name(), add.size(), drop.size() - gone, gone, snapshot.snapshotId());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static String topicOf(Path file) throws IOException {
+        String path = file.toUri().getPath();
+        Optional<ArchiveLayout.TopicPartitionDir> tp = ArchiveLayout.partitionOf(path);
+        if (tp.isPresent()) {
+            return tp.get().topic();
+        }
+        return ArchiveLayout.sharedFileTopic(path).orElseThrow(() -> new IOException("No topic folder in " + file));
     }
 
     private static void renew(ArchiveLease lease) throws IOException {
@@ -255,6 +335,7 @@ public final class ArchiveRepairer {
         }
         for (NewFile f : byFolder.values()) {
             f.close();
+            added.add(f.target);
             written += f.records;
             log.printf("Archived %d records of %s from Kafka in %s%n", f.records, tp, f.target);
         }
@@ -353,11 +434,16 @@ public final class ArchiveRepairer {
                 replacement.add(r);
             }
             replacement.close();
+            added.add(replacement.target);
             log.printf("Rewrote %s as %s without %d records%n", file.path(), replacement.target, droppedHere[0]);
         } else {
             log.printf("Deleted %s: all its %d records were to drop%n", file.path(), droppedHere[0]);
         }
-        fs.delete(file.path(), false);
+        if (tables.isPresent()) {
+            replaced.add(file.path());
+        } else {
+            fs.delete(file.path(), false);
+        }
         dropped += droppedHere[0];
         return true;
     }
@@ -394,7 +480,7 @@ public final class ArchiveRepairer {
 
         NewFile(String folder, BulkWriter.Factory<ArchiveRecord> factory, String suffix) {
             this.factory = factory;
-            String name = config.get(SINK_PART_PREFIX) + "-repair-" + UUID.randomUUID() + "-0" + suffix;
+            String name = config.get(SINK_PART_PREFIX) + TableState.REPAIR_MARKER + UUID.randomUUID() + "-0" + suffix;
             this.target = new Path(folder, name);
             this.hidden = new Path(folder, "." + name + ".inprogress");
         }

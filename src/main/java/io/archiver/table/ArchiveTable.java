@@ -11,6 +11,7 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -35,9 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -99,40 +98,14 @@ public final class ArchiveTable {
         }
         Map<TableFile, ParquetMetadata> footers = footers(fresh, pool);
         Transaction tx = table.newTransaction();
-        Schema before = table.schema();
-        List<Schema> fileSchemas = footers.values().stream().map(f -> f.getFileMetaData().getSchema()).distinct()
-                .map(TableLayout::of).toList();
-        Schema after = grown(table.updateSchema(), fileSchemas).apply();
-        if (!after.sameSchema(before)) {
-            grown(tx.updateSchema(), fileSchemas).commit();
-            after = tx.table().schema();
-            LOG.info("Table {}: schema grows with the columns of the archive's files, now {} columns", name, after.columns().size());
-        }
-        // the files have no field ids: readers find their columns through this mapping, kept with every append
-        String mappingJson = TableLayout.nameMapping(after);
-        if (!mappingJson.equals(table.properties().get(TableProperties.DEFAULT_NAME_MAPPING))) {
-            tx.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, mappingJson).commit();
-        }
-        NameMapping mapping = NameMappingParser.fromJson(mappingJson);
+        NameMapping mapping = grownFor(tx, footers.values());
         MetricsConfig metricsConfig = MetricsConfig.forTable(table);
         // the pool is the committer's: Iceberg's static worker pool keeps the class loader of the task that first used it
         AppendFiles append = tx.newFastAppend().scanManifestsWith(pool);
         Map<Integer, Long> next = new HashMap<>();
         long records = 0;
         for (TableFile f : fresh) {
-            ParquetMetadata footer = footers.get(f);
-            TableLayout.Partitioned partitioned = TableLayout.partition(table, f.path(), f.ranges().get(0).partition())
-                    .orElseThrow(() -> new IOException("No partition spec of table " + name + " fits the folders of " + f.path()
-                            + " (spec: " + table.spec() + "): was sink.layout or sink.time-partitioning changed? The table "
-                            + "takes a new layout when the job starts with it."));
-            DataFile data = DataFiles.builder(partitioned.spec())
-                    .withPath(f.path())
-                    .withFormat(FileFormat.PARQUET)
-                    .withFileSizeInBytes(f.size())
-                    .withPartition(partitioned.data())
-                    .withMetrics(ParquetUtil.footerMetrics(footer, Stream.empty(), metricsConfig, mapping))
-                    .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
-                    .build();
+            DataFile data = dataFile(f, footers.get(f), mapping, metricsConfig);
             append.appendFile(data);
             records += data.recordCount();
             for (FileStats s : f.ranges()) {
@@ -150,6 +123,89 @@ public final class ArchiveTable {
             }
         }
         return new Appended(fresh.size(), records, table.currentSnapshot());
+    }
+
+    /**
+     * Swaps files of the table for others in one snapshot, the schema grown by the new files' columns: {@code removed}
+     * (those of them the table lists) go, {@code added} come; the table's offsets are not changed (a repair's files fill
+     * gaps below them, or replace files of the same offsets). {@code summary} goes into the snapshot's.
+     *
+     * @return the snapshot
+     */
+    public Snapshot replace(List<String> removed, List<TableFile> added, Map<String, String> summary, ExecutorService pool) throws IOException {
+        TableState state = TableState.current(table, pool);
+        Map<String, DataFile> listed = new HashMap<>();
+        state.files().forEach(f -> listed.put(f.location(), f));
+        Map<TableFile, ParquetMetadata> footers = footers(added, pool);
+        Transaction tx = table.newTransaction();
+        NameMapping mapping = grownFor(tx, footers.values());
+        MetricsConfig metricsConfig = MetricsConfig.forTable(table);
+        OverwriteFiles overwrite = tx.newOverwrite().scanManifestsWith(pool);
+        int dropped = 0;
+        for (String path : removed) {
+            DataFile gone = listed.get(path);
+            if (gone != null) {
+                overwrite.deleteFile(gone);
+                dropped++;
+            }
+        }
+        for (TableFile f : added) {
+            overwrite.addFile(dataFile(f, footers.get(f), mapping, metricsConfig));
+        }
+        if (dropped == 0 && added.isEmpty()) {
+            return state.snapshot();
+        }
+        summary.forEach(overwrite::set);
+        overwrite.commit();
+        try {
+            tx.commitTransaction();
+        } catch (CommitStateUnknownException e) {
+            TableState now = TableState.current(table, pool);
+            boolean done = added.isEmpty() ? removed.stream().noneMatch(now::lists) : now.lists(added.get(0).path());
+            if (!done) {
+                throw e;
+            }
+        }
+        table.refresh();
+        LOG.info("Table {}: {} files replaced by {} ({}), snapshot {}", name, dropped, added.size(), summary, table.currentSnapshot().snapshotId());
+        return table.currentSnapshot();
+    }
+
+    /**
+     * Grows the schema in {@code tx} by the columns of the files of {@code footers} it lacks, and keeps the name mapping
+     * up to date (the files have no field ids: readers find their columns through it); returns the mapping.
+     */
+    private NameMapping grownFor(Transaction tx, java.util.Collection<ParquetMetadata> footers) throws IOException {
+        Schema before = table.schema();
+        List<Schema> fileSchemas = footers.stream().map(f -> f.getFileMetaData().getSchema()).distinct()
+                .map(TableLayout::of).toList();
+        Schema after = grown(table.updateSchema(), fileSchemas).apply();
+        if (!after.sameSchema(before)) {
+            grown(tx.updateSchema(), fileSchemas).commit();
+            after = tx.table().schema();
+            LOG.info("Table {}: schema grows with the columns of the archive's files, now {} columns", name, after.columns().size());
+        }
+        String mappingJson = TableLayout.nameMapping(after);
+        if (!mappingJson.equals(table.properties().get(TableProperties.DEFAULT_NAME_MAPPING))) {
+            tx.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, mappingJson).commit();
+        }
+        return NameMappingParser.fromJson(mappingJson);
+    }
+
+    /** The table's data file of {@code f}: its partition from its folders, its metrics from its footer. */
+    private DataFile dataFile(TableFile f, ParquetMetadata footer, NameMapping mapping, MetricsConfig metricsConfig) throws IOException {
+        TableLayout.Partitioned partitioned = TableLayout.partition(table, f.path(), f.ranges().get(0).partition())
+                .orElseThrow(() -> new IOException("No partition spec of table " + name + " fits the folders of " + f.path()
+                        + " (spec: " + table.spec() + "): was sink.layout or sink.time-partitioning changed? The table "
+                        + "takes a new layout when the job starts with it."));
+        return DataFiles.builder(partitioned.spec())
+                .withPath(f.path())
+                .withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(f.size())
+                .withPartition(partitioned.data())
+                .withMetrics(ParquetUtil.footerMetrics(footer, Stream.empty(), metricsConfig, mapping))
+                .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
+                .build();
     }
 
     /** {@code update} with the columns of {@code fileSchemas} the table lacks; fails naming the table when they do not fit it. */

@@ -48,7 +48,7 @@ public final class TableCheck {
                     inFlight++;
                 } else if (state.replaced(file.getKey())) {
                     replaced++;
-                } else if (TableState.isCompactionOutput(file.getKey())) {
+                } else if (TableState.isMaintenanceOutput(file.getKey())) {
                     abandoned++;
                 } else {
                     lacking.add(file.getKey());

@@ -118,7 +118,7 @@ public final class TableExpiry {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
         Map<String, List<ArchiveFile>> shares = new HashMap<>();
         folders.committed().stream()
-                .filter(f -> TableState.isCompactionOutput(f.path().toString()) && f.modificationTime() < cutoff)
+                .filter(f -> TableState.isMaintenanceOutput(f.path().toString()) && f.modificationTime() < cutoff)
                 .forEach(f -> shares.computeIfAbsent(f.path().toString(), p -> new ArrayList<>()).add(f));
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, List<ArchiveFile>> f : shares.entrySet()) {

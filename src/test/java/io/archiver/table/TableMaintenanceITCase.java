@@ -8,14 +8,12 @@ import io.archiver.config.SinkLayout;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 
-import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * archives into the very folders it compacts; readers through the table (the verifier, audit) then read each record
  * once although the folders hold the replaced files too; a start without state's catch-up and a replayed append pass
  * the replaced files over; `table expire` deletes the replaced files and a cut-short compaction's output, keeps the
- * offsets the table holds, and leaves folders that hold each record once. Both layouts, against the read_committed
- * truth, read by Iceberg's reader and DuckDB.
+ * offsets the table holds, and leaves folders that hold each record once; a file the table lists lost from the archive
+ * is repaired (its records archived anew, the table's files swapped in one snapshot). Both layouts, against the
+ * read_committed truth, read by Iceberg's reader and DuckDB.
  */
 @ExtendWith(SharedStack.class)
 class TableMaintenanceITCase {
@@ -81,7 +80,23 @@ class TableMaintenanceITCase {
             ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
             TableContents.assertEqualsTruth(config, s.topic(), truth);
             assertThat(Cli.run(config, "audit").out()).as("audit after the expiry").contains("Verdict: CLEAN");
+
+            repairsAFileLostBehindTheTablesBack(config, s.topic(), truth);
         }
+    }
+
+    /** A file the table lists deleted from the archive: repair archives its records anew and the table swaps the files. */
+    private static void repairsAFileLostBehindTheTablesBack(ArchiverConfig config, String topic, List<ArchiveRecord> truth) throws Exception {
+        Path lost = ArchiveDamage.middleFile(TableArchiveFiles.of(config).list().committed(), 1).path();
+        lost.getFileSystem().delete(lost, false);
+        assertThat(Cli.run(config, "audit").out()).as("audit after a file was lost").contains("lists 1 files the archive does not hold")
+                .doesNotContain("Verdict: CLEAN");
+
+        Cli.Result repair = Cli.run(config, "repair", "--apply");
+        assertThat(repair.code()).as(repair.out()).isZero();
+        assertThat(repair.out()).containsPattern("Table kafka\\.\\w+: [1-9]\\d* files the repair wrote added, 0 it rewrote and 1 gone");
+        TableContents.assertEqualsTruth(config, topic, truth);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), truth);
     }
 
     /** The files the compactions replaced, from its output ({@code compacted N files (M records ...}) of every table. */
@@ -114,12 +129,9 @@ class TableMaintenanceITCase {
     /** A copy of a compaction's output under another compaction's name: an output whose commit never happened. */
     private static String abandonedCompaction(ArchiverConfig config, ArchiveFiles folders) throws Exception {
         ArchiveFile output = folders.list().committed().stream()
-                .filter(f -> TableState.isCompactionOutput(f.path().toString())).findFirst().orElseThrow();
+                .filter(f -> TableState.isMaintenanceOutput(f.path().toString())).findFirst().orElseThrow();
         Path copy = new Path(output.path().getParent(), TableState.COMPACTED_PREFIX + "never-committed.parquet");
-        FileSystem fs = copy.getFileSystem();
-        try (FSDataInputStream in = fs.open(output.path()); FSDataOutputStream out = fs.create(copy, FileSystem.WriteMode.NO_OVERWRITE)) {
-            in.transferTo(out);
-        }
+        ArchiveDamage.copy(output.path(), copy);
         return copy.toString();
     }
 
