@@ -33,6 +33,7 @@ public final class BenchmarkSuite {
         benchmarks.put("audit", AuditBenchmark::run);
         benchmarks.put("restore", RestoreBenchmark::run);
         benchmarks.put("table-commit", TableCommitBenchmark::run);
+        benchmarks.put("compaction", CompactionBenchmark::run);
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         StringBuilder report = new StringBuilder();
