@@ -9,7 +9,6 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.IoThreads;
 import io.archiver.record.PayloadFormats;
 
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
