@@ -62,7 +62,11 @@ final class TableCommitter implements Committer<ArchiveCommittable> {
         this.pool = pool;
     }
 
-    /** The committer of {@code context}'s job; a start without state catches the tables up with {@code root} first. */
+    /**
+     * The committer of {@code context}'s job; a start without state catches the tables up with {@code root} first, and so
+     * does a start from a checkpoint or savepoint when a topic of the archive has no table yet (tables enabled on an
+     * existing archive): a table then holds the archive's files from the first offset, never only the job's next ones.
+     */
     static TableCommitter create(
             CommitterInitContext context, TableSettings settings, ArchiveLease lease, ArchiveRoot root, int threads) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, IoThreads.daemon("table-commit"));
@@ -70,12 +74,27 @@ final class TableCommitter implements Committer<ArchiveCommittable> {
                 ArchiveCatalog.open(settings), lease, context.getJobInfo().getJobId().toHexString(), pool);
         ArchiverMetric.TABLE_LAST_SNAPSHOT_TIMESTAMP.gauge(context.metricGroup(), committer.lastSnapshotMillis::get);
         committer.appendedFiles = ArchiverMetric.TABLE_APPENDED_FILES.counter(context.metricGroup());
-        if (context.getRestoredCheckpointId().isEmpty()) {
-            try (TemporaryClassLoaderContext ignored = icebergContext()) {
+        try (TemporaryClassLoaderContext ignored = icebergContext()) {
+            if (context.getRestoredCheckpointId().isEmpty()) {
                 committer.catchUp(root);
+            } else if (committer.tableMissing(root)) {
+                // tables enabled on an archive resumed from a savepoint: the archive's files first, then the job's
+                int appended = TableSync.catchUp(committer.catalog, TableArchiveFiles.of(root, settings), pool);
+                committer.appendedFiles.inc(appended);
+                LOG.info("Tables created for the archive's topics: {} files the archive held before appended", appended);
             }
         }
         return committer;
+    }
+
+    /** Whether a topic of the archive has no table, or one without a snapshot. */
+    private boolean tableMissing(ArchiveRoot root) throws IOException {
+        for (String topic : root.topics()) {
+            if (!catalog.exists(topic) || catalog.catalog().loadTable(catalog.identifier(topic)).currentSnapshot() == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void catchUp(ArchiveRoot root) throws IOException {

@@ -23,9 +23,11 @@ import java.util.concurrent.Executors;
 /**
  * The files of an archive with tables, as its tables say: of each topic with a table, the files its current snapshot
  * lists, and the committed files after the offsets it holds (the next snapshot's: committed, not appended yet). The
- * files a compaction replaced (until {@code table expire} removes them) and the outputs of a compaction cut short
- * before its commit are in the folders too, but below the table's offsets and not listed: never read, so no reader
- * sees a record twice. Topics without a table are read from their folders.
+ * files a compaction replaced (until {@code table expire} removes them: its retained snapshots say so) and the outputs
+ * of a compaction or repair cut short before its table commit (their names say so) are in the folders too, below the
+ * table's offsets and not listed: never read, so no reader sees a record twice. Any other file below the table's
+ * offsets that it does not list is read (and {@code audit} reports the table lacking it): nothing is hidden that the
+ * table does not show to be redundant. Topics without a table are read from their folders.
  *
  * <p>The tables are read before the folders are listed: a compaction that commits in between leaves its outputs
  * unread (below, not in the state read) and its inputs read, as the state read lists them; they stay until
@@ -83,7 +85,8 @@ public final class TableArchiveFiles implements ArchiveFiles {
         Set<String> unread = new HashSet<>();
         for (Map.Entry<String, List<ArchiveFile>> file : shares.entrySet()) {
             TableState state = states.get(file.getValue().get(0).topic());
-            if (state != null && !state.lists(file.getKey()) && state.below(file.getValue(), reader)) {
+            if (state != null && !state.lists(file.getKey()) && state.below(file.getValue(), reader)
+                    && (state.replaced(file.getKey()) || TableState.isMaintenanceOutput(file.getKey()))) {
                 unread.add(file.getKey());
             }
         }

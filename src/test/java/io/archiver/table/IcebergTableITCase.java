@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * TaskManager kills, an outage of the tables' store longer than many checkpoints, a start without state after files
  * were committed that no snapshot holds, and a savepoint resumed under a new job id, the topic's table ends equal to
  * what a read_committed consumer reads, record by record, read by Iceberg's own reader and by DuckDB, and lists
- * exactly the archive's files. A topic deleted and created again (its offsets from 0 again) is refused at the start,
+ * exactly the archive's files; so does a table enabled on an archive resumed from a savepoint. A topic deleted and created again (its offsets from 0 again) is refused at the start,
  * with or without state, never skipped as already archived.
  */
 @ExtendWith(SharedStack.class)
@@ -93,6 +93,24 @@ class IcebergTableITCase {
                     .contains(", 0 committed after its last snapshot").contains("Verdict: CLEAN");
 
             refusesFilesOfAPartitionWhoseOffsetsWentBack(s);
+        }
+    }
+
+    @Test
+    void tablesEnabledOnAnArchiveResumedFromASavepointHoldItsFilesFromTheFirstOffset() throws Exception {
+        Map<String, String> withTable = settings("table-enabled", SinkLayout.PER_TOPIC);
+        Map<String, String> without = new java.util.HashMap<>(withTable);
+        without.keySet().removeIf(k -> k.startsWith("table."));
+        try (FaultScenario s = FaultScenario.start("table-enabled", 6_000, 1_500, without)) {
+            s.awaitArchived(2_000);
+            String savepoint = s.stopWithSavepoint();
+            Map<String, String> changes = new java.util.HashMap<>(withTable);
+            changes.keySet().removeIf(k -> !k.startsWith("table."));
+            s.resume(savepoint, changes);
+            io.archiver.config.ArchiverConfig tables = s.config().with(changes);
+            List<ArchiveRecord> truth = TableContents.drainWithTable(s, tables);
+            TableContents.assertEqualsTruth(tables, s.topic(), truth);
+            assertThat(TableContents.appendingJobs(tables, s.topic())).as("jobs whose snapshots the table holds").contains("catch-up");
         }
     }
 

@@ -139,7 +139,12 @@ public final class TableContents {
      * scenario (the job stopped), checks the archive exactly once and returns what Kafka holds.
      */
     public static List<ArchiveRecord> drainWithTable(FaultScenario s) throws Exception {
-        List<ArchiveRecord> truth = drainIntoTable(s);
+        return drainWithTable(s, s.config());
+    }
+
+    /** {@link #drainWithTable(FaultScenario)} with the tables of {@code config} (a job resumed with tables enabled). */
+    public static List<ArchiveRecord> drainWithTable(FaultScenario s, ArchiverConfig config) throws Exception {
+        List<ArchiveRecord> truth = drainIntoTable(s, config);
         ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), io.archiver.record.PayloadFormats.of(s.config()), truth);
         return truth;
     }
@@ -149,10 +154,14 @@ public final class TableContents {
      * scenario (the job stopped) and returns what Kafka holds.
      */
     public static List<ArchiveRecord> drainIntoTable(FaultScenario s) throws Exception {
+        return drainIntoTable(s, s.config());
+    }
+
+    private static List<ArchiveRecord> drainIntoTable(FaultScenario s, ArchiverConfig config) throws Exception {
         s.awaitProducerDone();
         Await.until("the table holds every committed record", java.time.Duration.ofMinutes(2),
-                () -> records(s.config(), s.topic()) >= s.committedSoFar(),
-                () -> "table " + records(s.config(), s.topic()) + " of " + s.committedSoFar());
+                () -> records(config, s.topic()) >= s.committedSoFar(),
+                () -> "table " + records(config, s.topic()) + " of " + s.committedSoFar());
         return s.drain();
     }
 
