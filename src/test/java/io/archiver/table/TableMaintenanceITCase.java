@@ -49,11 +49,11 @@ class TableMaintenanceITCase {
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
     void compactionWhileTheJobArchivesAndExpiryAfterKeepEveryReaderExact(SinkLayout layout) throws Exception {
-        try (FaultScenario s = FaultScenario.start("table-compact", 6_000, 1_000, settings("table-compact-" + layout, layout))) {
+        try (FaultScenario s = FaultScenario.start("table-compact", 8_000, 1_000, settings("table-compact-" + layout, layout))) {
             ArchiverConfig config = s.config();
-            s.awaitArchived(2_000);
+            s.awaitArchived(2_500);
             int compacted = compacted(Cli.run(config, "table", "compact"));
-            s.awaitArchived(4_000);
+            s.awaitArchived(5_000);
             compacted += compacted(Cli.run(config, "table", "compact"));
             assertThat(compacted).as("files replaced by the compactions").isGreaterThan(4);
 
