@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The archive as an Iceberg table (a JDBC catalog on SQLite, the tables' metadata in S3 beside the archive): through
- * TaskManager kills, an outage of the tables' store longer than many checkpoints, a start without state after files
+ * TaskManager kills, an outage of the tables' store longer than many checkpoints, the catalog taking no commit until the job
+ * failed on it twice, a start without state after files
  * were committed that no snapshot holds, and a savepoint resumed under a new job id, the topic's table ends equal to
  * what a read_committed consumer reads, record by record, read by Iceberg's own reader and by DuckDB, and lists
  * exactly the archive's files; so does a table enabled on an archive resumed from a savepoint. A topic deleted and created again (its offsets from 0 again) is refused at the start,
@@ -53,13 +54,14 @@ class IcebergTableITCase {
 
     @ParameterizedTest
     @EnumSource(SinkLayout.class)
-    void theTableEqualsTheReadCommittedTruthThroughTaskManagerKillsAndAnOutageOfItsStore(SinkLayout layout) throws Exception {
+    void theTableEqualsTheReadCommittedTruthThroughTaskManagerKillsAndOutagesOfItsStoreAndCatalog(SinkLayout layout) throws Exception {
         try (FaultScenario s = FaultScenario.start("table-faults", 14_000, 1_500, settings("table-faults-" + layout, layout))) {
             s.awaitArchived(2_500);
             SharedStack.get().killAndReplaceTaskManagers();
             s.awaitArchived(5_000);
             storeDownForAWhile(s.s3Faults());
-            s.awaitArchived(9_000);
+            s.awaitArchived(8_000);
+            catalogLockedForAWhile(s, catalogs.resolve("table-faults-" + layout + ".db"));
             SharedStack.get().killAndReplaceTaskManagers();
             List<ArchiveRecord> truth = TableContents.drainWithTable(s);
             TableContents.assertEqualsTruth(s.config(), s.topic(), truth);
@@ -155,6 +157,24 @@ class IcebergTableITCase {
             assertThat(table.positions().next(0)).contains(before);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The catalog takes no commit (its database locked by another writer, as a catalog down would answer) until the job
+     * has failed on it twice: its table commits fail, the job restarts from its last checkpoint, again and again.
+     */
+    private static void catalogLockedForAWhile(FaultScenario s, Path catalog) throws Exception {
+        try (java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + catalog);
+                java.sql.Statement st = lock.createStatement()) {
+            st.execute("BEGIN IMMEDIATE");
+            long locked = System.currentTimeMillis();
+            java.util.Set<Long> failures = new java.util.HashSet<>();
+            Await.until("the job failing twice on the locked catalog", WAIT, () -> {
+                s.lastFailure().filter(f -> f.timestamp() > locked && f.cause().contains("SQLITE_BUSY")).ifPresent(f -> failures.add(f.timestamp()));
+                return failures.size() >= 2;
+            });
+            st.execute("ROLLBACK");
         }
     }
 

@@ -15,6 +15,7 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -115,6 +116,16 @@ public final class FaultScenario implements AutoCloseable {
     public long abortedSoFar() {
         return producer.aborted();
     }
+
+    /** The job's last failure as its JobManager keeps it: when (epoch milliseconds) and its causes' stack trace. */
+    public Optional<Failure> lastFailure() throws Exception {
+        var graph = SharedStack.get().miniCluster().getExecutionGraph(job.getJobID()).get(10, TimeUnit.SECONDS);
+        return graph.getFailureInfo() == null ? Optional.empty() : Optional.of(new Failure(graph.getFailureInfo().getTimestamp(),
+                graph.getFailureInfo().getExceptionAsString()));
+    }
+
+    /** A failure of the job: when, and its causes' stack trace. */
+    public record Failure(long timestamp, String cause) {}
 
     /**
      * Where the run stands, for a timeout's message (one line): the counts, the job's state and last failure, and
