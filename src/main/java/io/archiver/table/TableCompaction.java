@@ -14,9 +14,11 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -25,6 +27,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -308,6 +311,12 @@ public final class TableCompaction {
             }
         }
         table.table().refresh();
+        // the live job may have appended since: ours is the newest compaction's snapshot
+        for (Snapshot s : SnapshotUtil.currentAncestors(table.table())) {
+            if (DataOperations.REPLACE.equals(s.operation()) && JOB.equals(s.summary().get(TablePositions.JOB))) {
+                return s.snapshotId();
+            }
+        }
         return table.table().currentSnapshot().snapshotId();
     }
 

@@ -95,12 +95,16 @@ public final class TableState {
         return false;
     }
 
-    /** Whether a file is one of the retained snapshots' files that a compaction replaced since. */
+    /**
+     * Whether a retained snapshot removed the file from the table: a compaction replaced it, or a repair rewrote it (a
+     * repair cut short after its table commit may leave it in the folders). Its records the table holds elsewhere, or
+     * were to drop.
+     */
     public boolean replaced(String location) {
         if (replaced == null) {
             Set<String> paths = new HashSet<>();
             for (Snapshot s : table.snapshots()) {
-                if (DataOperations.REPLACE.equals(s.operation())) {
+                if (!DataOperations.APPEND.equals(s.operation())) {
                     s.removedDataFiles(table.io()).forEach(f -> paths.add(f.location()));
                 }
             }
