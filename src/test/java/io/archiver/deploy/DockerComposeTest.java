@@ -84,6 +84,11 @@ class DockerComposeTest {
         assertThat(Files.readString(Path.of("conf", "flink", "config.yaml")))
                 .contains("metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
         assertThat(String.valueOf(map(services.get("prometheus")).get("volumes"))).contains("./conf/prometheus.yml");
+        Map<String, Object> rest = map(map(services.get("iceberg-rest")).get("environment"));
+        assertThat(String.valueOf(rest.get("CATALOG_WAREHOUSE"))).as("the REST catalog's warehouse, in the archive's bucket")
+                .startsWith("s3://" + bucket + "/");
+        assertThat(String.valueOf(rest.get("CATALOG_S3_ENDPOINT"))).isEqualTo("http://s3:80");
+        assertThat(Files.readString(Path.of("conf", "archiver-docker.yaml"))).contains("# table.catalog.uri: http://iceberg-rest:8181");
         Map<String, Object> registry = map(services.get("schema-registry"));
         assertThat(String.valueOf(registry.get("image"))).as("the registry the tests run").isEqualTo("apicurio/apicurio-registry-mem:2.6.13.Final");
         assertThat(String.valueOf(registry.get("ports"))).contains(":8080");
