@@ -103,6 +103,10 @@ final class TableCommand {
                         new TableCompaction.Settings(cfg.get(TableOptions.TABLE_COMPACT_TARGET_FILE_SIZE).getBytes(),
                                 cfg.get(TableOptions.TABLE_COMPACT_CLOSED_AFTER)),
                         Instant.now(), dryRun, pool);
+                if (r.filesReplaced() == 0) {
+                    return r.table() + ": nothing to compact (no record-time folder closed " + cfg.get(TableOptions.TABLE_COMPACT_CLOSED_AFTER)
+                            + " ago holds two files smaller than " + cfg.get(TableOptions.TABLE_COMPACT_TARGET_FILE_SIZE) + ")";
+                }
                 return String.format("%s: %s %d files (%d records, %d bytes) of %d folders into %d%s", r.table(),
                         dryRun ? "would compact" : "compacted", r.filesReplaced(), r.records(), r.bytes(), r.folders(), r.filesWritten(),
                         r.snapshot() < 0 ? "" : ", snapshot " + r.snapshot());

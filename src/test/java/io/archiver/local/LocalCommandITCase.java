@@ -72,6 +72,29 @@ class LocalCommandITCase {
         assertThat(result).as("version 2's countries and version 1's records read as version 2").contains("de").contains("unknown").contains("buy");
     }
 
+    @Test
+    void theIcebergDemoCompactsTheTableNextToTheRunningJobAndQueriesItsSnapshot() throws Exception {
+        Path workDir = Files.createTempDirectory("local-iceberg-it");
+        String printed = runLocal(workDir, "--iceberg-demo");
+        assertThat(printed)
+                .contains("produced 500 records to topic 'demo'")
+                .containsPattern("Produced in three rounds: 500 records of yesterday .*, 500 late records of the same hours, 500 of now")
+                .containsPattern("`table compact` next to the running job: [1-9]\\d* files of [1-9]\\d* closed hour folders concatenated")
+                .contains("compact ")
+                .contains("DuckDB over the current snapshot's files:")
+                .doesNotContain("WARN").doesNotContain("Exception");
+        String query = printed.substring(printed.indexOf("DuckDB over the current snapshot's files:"));
+        int total = 0;
+        for (int partition = 0; partition < 3; partition++) {
+            java.util.regex.Matcher row = java.util.regex.Pattern.compile("(?m)^  " + partition + " +(\\d+) +0 +(\\d+)$").matcher(query);
+            assertThat(row.find()).as("partition %d in the query's result:%n%s", partition, query).isTrue();
+            assertThat(Integer.parseInt(row.group(1))).as("partition %d: every offset from 0 once", partition)
+                    .isEqualTo(Integer.parseInt(row.group(2)) + 1);
+            total += Integer.parseInt(row.group(1));
+        }
+        assertThat(total).as("records read through the snapshot").isEqualTo(1500);
+    }
+
     /** Runs the local command with {@code --once} and small settings in its own JVM; returns what it printed. */
     private static String runLocal(Path workDir, String... extra) throws Exception {
         Path output = workDir.resolve("output.txt");
