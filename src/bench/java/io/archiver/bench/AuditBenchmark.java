@@ -1,17 +1,16 @@
 package io.archiver.bench;
 
-import io.archiver.table.TableArchiveFiles;
-import io.archiver.archive.ArchiveFiles;
-import io.archiver.audit.ArchiveAuditor;
 import io.archiver.archive.ArchiveVerifier;
+import io.archiver.archive.S3IncompleteUploads;
+import io.archiver.audit.ArchiveAuditor;
 import io.archiver.audit.AuditReport;
 import io.archiver.audit.KafkaInspector;
-import io.archiver.archive.S3IncompleteUploads;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
 import io.archiver.record.PayloadFormats;
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.testutils.Await;
 
 import org.apache.kafka.clients.admin.Admin;

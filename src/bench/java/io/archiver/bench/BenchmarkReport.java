@@ -1,6 +1,5 @@
 package io.archiver.bench;
 
-import javax.imageio.ImageIO;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
@@ -14,6 +13,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 
 /** Writes the throughput figures as Markdown, CSV and a PNG bar chart, with ratios to the limit and the peer. */
 final class BenchmarkReport {

@@ -1,10 +1,10 @@
 package io.archiver.bench;
 
 import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
@@ -39,10 +39,10 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Latency from produce to visible in S3, and what a checkpoint costs, at the checkpoint intervals of

@@ -1,10 +1,8 @@
 package io.archiver.bench;
 
-import io.archiver.table.TableArchiveFiles;
-import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.RestoreOptions;
-import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedKafka;
 import io.archiver.local.EmbeddedS3;
@@ -13,6 +11,7 @@ import io.archiver.record.PayloadFormats;
 import io.archiver.restore.RestoreJob;
 import io.archiver.restore.plan.RestorePlan;
 import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.table.TableArchiveFiles;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -2,9 +2,9 @@ package io.archiver.bench;
 
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
+import io.archiver.fs.MetadataObjects;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.EmbeddedS3;
-import io.archiver.fs.MetadataObjects;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
 import io.archiver.position.PositionStore;

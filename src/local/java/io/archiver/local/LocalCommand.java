@@ -1,7 +1,5 @@
 package io.archiver.local;
 
-import io.archiver.table.TableArchiveFiles;
-import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveVerifier;
 import io.archiver.archive.IncompleteUploads;
 import io.archiver.archive.PartitionReport;
@@ -12,6 +10,7 @@ import io.archiver.cli.DefaultLogging;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
+import io.archiver.table.TableArchiveFiles;
 
 import org.apache.flink.core.execution.JobClient;
 import picocli.CommandLine.Command;

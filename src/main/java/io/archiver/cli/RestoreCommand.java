@@ -1,29 +1,28 @@
 package io.archiver.cli;
 
-import io.archiver.table.TableArchiveFiles;
-import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveFileReader;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
-import io.archiver.archive.ArchiveFileReader;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.PayloadFormats;
-import io.archiver.restore.groups.GroupPlacements;
 import io.archiver.restore.PlanFindings;
 import io.archiver.restore.RestoreJob;
+import io.archiver.restore.groups.GroupPlacements;
 import io.archiver.restore.plan.RestorePlan;
 import io.archiver.restore.plan.RestoreSelection;
 import io.archiver.restore.verify.RestoreVerifier;
+import io.archiver.table.TableArchiveFiles;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.Map;

@@ -1,18 +1,17 @@
 package io.archiver.restore;
 
-import io.archiver.table.TableArchiveFiles;
-import io.archiver.restore.plan.RestoreSelection;
-import io.archiver.restore.plan.RestorePlan;
-import io.archiver.restore.plan.UnitRecords;
-import io.archiver.restore.ledger.RestoreProgress;
-import io.archiver.restore.ledger.RestoreHistory;
-import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.audit.KafkaInspector;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.record.PayloadFormats;
 import io.archiver.record.RecordDigest;
+import io.archiver.restore.ledger.RestoreHistory;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.table.TableArchiveFiles;
 
 import org.apache.kafka.common.TopicPartition;
 

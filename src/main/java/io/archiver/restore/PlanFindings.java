@@ -1,20 +1,19 @@
 package io.archiver.restore;
 
-import io.archiver.table.TableArchiveFiles;
-import io.archiver.restore.plan.RestoreSelection;
-import io.archiver.restore.plan.RestorePlan;
-import io.archiver.archive.ArchiveFiles;
-import io.archiver.audit.ArchiveAuditor;
 import io.archiver.archive.ArchiveVerifier;
-import io.archiver.audit.AuditReport;
 import io.archiver.archive.IncompleteUploads;
-import io.archiver.audit.KafkaInspector;
-import io.archiver.audit.PartitionAudit;
 import io.archiver.archive.PartitionReport;
 import io.archiver.archive.VerificationReport;
+import io.archiver.audit.ArchiveAuditor;
+import io.archiver.audit.AuditReport;
+import io.archiver.audit.KafkaInspector;
+import io.archiver.audit.PartitionAudit;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.kafka.TopicDescriptions;
 import io.archiver.record.PayloadFormats;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.table.TableArchiveFiles;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;

@@ -1,12 +1,5 @@
 package io.archiver.restore;
 
-import io.archiver.restore.plan.RestoreSelection;
-import io.archiver.restore.plan.RestorePlan;
-import io.archiver.restore.plan.UnitRecords;
-import io.archiver.restore.ledger.RestoreProgress;
-import io.archiver.restore.ledger.RestoredRecords;
-import io.archiver.restore.source.RestoreSplit;
-import io.archiver.restore.source.RestoreSource;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.capture.CaptureStore;
 import io.archiver.capture.TopicSettings;
@@ -16,6 +9,13 @@ import io.archiver.job.JobSettings;
 import io.archiver.kafka.TopicDescriptions;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.restore.ledger.RestoreProgress;
+import io.archiver.restore.ledger.RestoredRecords;
+import io.archiver.restore.plan.RestorePlan;
+import io.archiver.restore.plan.RestoreSelection;
+import io.archiver.restore.plan.UnitRecords;
+import io.archiver.restore.source.RestoreSource;
+import io.archiver.restore.source.RestoreSplit;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -48,8 +48,8 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.config.RestoreOptions.RESTORE_CHECKPOINT_INTERVAL;
 import static io.archiver.config.JobOptions.JOB_NAME;
+import static io.archiver.config.RestoreOptions.RESTORE_CHECKPOINT_INTERVAL;
 import static io.archiver.config.SourceOptions.KAFKA_BOOTSTRAP_SERVERS;
 
 /**

@@ -1,10 +1,8 @@
 package io.archiver.table;
 
 import io.archiver.format.parquet.ParquetFooters;
-import io.archiver.record.EnvelopeFields;
 import io.archiver.sink.files.FileStats;
 
-import org.apache.flink.core.fs.Path;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;

@@ -1,8 +1,6 @@
 package io.archiver.audit;
 
-import io.archiver.table.TableArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
-import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.RejectedRecords;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErrorPolicy;
@@ -10,6 +8,7 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
+import io.archiver.table.TableArchiveFiles;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.KafkaTopicReader;
