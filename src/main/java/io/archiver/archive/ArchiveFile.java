@@ -5,6 +5,11 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -93,6 +98,13 @@ public final class ArchiveFile {
      */
     public long[] offsetStatistics(ArchiveFileReader reader) throws IOException {
         return shared() ? sharedStatistics.clone() : reader.offsetStatistics(path);
+    }
+
+    /** {@code files} by path, in their order: a file of the per-topic layout with its shares together. */
+    public static Map<String, List<ArchiveFile>> byPath(Collection<ArchiveFile> files) {
+        Map<String, List<ArchiveFile>> byPath = new LinkedHashMap<>();
+        files.forEach(f -> byPath.computeIfAbsent(f.path().toString(), k -> new ArrayList<>()).add(f));
+        return byPath;
     }
 
     @Override

@@ -49,7 +49,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,9 +142,7 @@ public final class ArchiveRepairer {
             renew(lease);
             archiveFromKafka(partition(e.getKey()), e.getValue(), Purpose.REARCHIVE);
         }
-        Map<String, List<ArchiveFile>> byPath = new LinkedHashMap<>();
-        committed.forEach(f -> byPath.computeIfAbsent(f.path().toString(), k -> new ArrayList<>()).add(f));
-        for (List<ArchiveFile> shares : byPath.values()) {
+        for (List<ArchiveFile> shares : ArchiveFile.byPath(committed).values()) {
             ArchiveFile file = shares.get(0);
             Map<Integer, Map<Long, Integer>> copies = plan.duplicateDrops().getOrDefault(file.path().toString(), Map.of());
             Map<Integer, List<long[]>> runs = new HashMap<>();

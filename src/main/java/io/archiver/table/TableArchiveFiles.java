@@ -10,7 +10,6 @@ import io.archiver.fs.IoThreads;
 import io.archiver.record.PayloadFormats;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -80,10 +79,8 @@ public final class TableArchiveFiles implements ArchiveFiles {
     /** {@code listed} as the tables' {@code states} say, by topic (topics without a table as listed). */
     static ArchiveListing through(Map<String, TableState> states, ArchiveListing listed) throws IOException {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
-        Map<String, List<ArchiveFile>> shares = new HashMap<>();
-        listed.committed().forEach(f -> shares.computeIfAbsent(f.path().toString(), p -> new ArrayList<>()).add(f));
         Set<String> unread = new HashSet<>();
-        for (Map.Entry<String, List<ArchiveFile>> file : shares.entrySet()) {
+        for (Map.Entry<String, List<ArchiveFile>> file : ArchiveFile.byPath(listed.committed()).entrySet()) {
             TableState state = states.get(file.getValue().get(0).topic());
             if (state != null && !state.lists(file.getKey()) && state.below(file.getValue(), reader)
                     && (state.replaced(file.getKey()) || TableState.isMaintenanceOutput(file.getKey()))) {

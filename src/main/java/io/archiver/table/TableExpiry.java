@@ -116,12 +116,9 @@ public final class TableExpiry {
     /** The outputs of cut-short compactions in {@code folders}: named so, not listed, below the table's offsets, older than {@code cutoff}. */
     private static List<String> abandoned(TableState state, ArchiveListing folders, long cutoff) throws IOException {
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.BYTES);
-        Map<String, List<ArchiveFile>> shares = new HashMap<>();
-        folders.committed().stream()
-                .filter(f -> TableState.isMaintenanceOutput(f.path().toString()) && f.modificationTime() < cutoff)
-                .forEach(f -> shares.computeIfAbsent(f.path().toString(), p -> new ArrayList<>()).add(f));
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, List<ArchiveFile>> f : shares.entrySet()) {
+        for (Map.Entry<String, List<ArchiveFile>> f : ArchiveFile.byPath(folders.committed().stream()
+                .filter(f -> TableState.isMaintenanceOutput(f.path().toString()) && f.modificationTime() < cutoff).toList()).entrySet()) {
             if (!state.lists(f.getKey()) && !state.replaced(f.getKey()) && state.below(f.getValue(), reader)) {
                 out.add(f.getKey());
             }
