@@ -43,6 +43,10 @@ public final class RestCatalogServer implements AutoCloseable {
                 .redirectOutput(dir.resolve("server.log").toFile());
         builder.environment().put("CATALOG_REST_PORT", Integer.toString(port));
         builder.environment().put("CATALOG_WAREHOUSE", dir.resolve("warehouse").toUri().toString());
+        // its JDBC catalog in a file through one connection: the default, SQLite in memory, is a database per
+        // connection of its pool, and a request on the second one finds no tables (a 500)
+        builder.environment().put("CATALOG_URI", "jdbc:sqlite:" + dir.resolve("catalog.db"));
+        builder.environment().put("CATALOG_CLIENTS", "1");
         RestCatalogServer server = new RestCatalogServer(builder.start(), dir, port);
         Await.until("the Iceberg REST catalog ready on port " + port, Duration.ofSeconds(60), server::ready, server::log);
         return server;
