@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -170,8 +171,14 @@ final class TableCommand {
                 ArchiveCatalog catalog = ArchiveCatalog.open(settings.get())) {
             ArchiveListing[] listed = new ArchiveListing[1];
             Folders folders = () -> listed[0] == null ? (listed[0] = access.folders().list()) : listed[0];
-            for (String topic : ArchiveRoot.of(cfg).topics()) {
+            List<String> topics = ArchiveRoot.of(cfg).topics();
+            if (topics.isEmpty()) {
+                out.println("No topic folders in " + cfg.sinkPath() + ": nothing to " + verb + ".");
+            }
+            for (String topic : topics) {
                 if (!catalog.exists(topic)) {
+                    out.println(catalog.identifier(topic) + ": no table yet (the job creates it at its first commit; "
+                            + "`table register` registers an archive written without tables)");
                     continue;
                 }
                 try {

@@ -3,6 +3,7 @@ package io.archiver.deploy;
 import io.archiver.cli.ArchiverCli;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigLoader;
+import io.archiver.table.TableSettings;
 import io.archiver.testutils.CrdSchema;
 import io.archiver.testutils.FlinkDistributionLayout;
 
@@ -88,10 +89,85 @@ class KubernetesManifestsTest {
         assertThat(config.leaseTimeout()).as("an upgrade waits for the lease to expire").isLessThanOrEqualTo(java.time.Duration.ofMinutes(2));
     }
 
+    /** With the table lines uncommented, the mounted configuration has tables in PostgreSQL, its password from every pod's environment. */
+    @Test
+    void mountedConfigurationWithItsTableLinesUncommentedHasTablesWhosePasswordEveryPodGets(@TempDir Path dir) throws Exception {
+        String yaml = String.valueOf(map(only(documents("archiver-config.yaml"), "ConfigMap").get("data")).get("archiver.yaml"));
+        String uncommented = yaml.replaceAll("(?m)^# (table:|  [\\w.]+: .*)$", "$1");
+        assertThat(uncommented).as("the commented table lines").isNotEqualTo(yaml);
+        Path file = dir.resolve("archiver.yaml");
+        Files.writeString(file, uncommented);
+        TableSettings table = TableSettings.of(ConfigLoader.load(file, Map.of())).orElseThrow();
+        assertThat(table.uri()).startsWith("jdbc:postgresql://");
+        Matcher reference = Pattern.compile("catalog\\.password: \\$\\{env:(\\w+)}").matcher(uncommented);
+        assertThat(reference.find()).as("the catalog password, a reference").isTrue();
+        for (Map<String, Object> container : containers()) {
+            assertThat(list(container.get("env")).stream().map(KubernetesManifestsTest::map).map(e -> e.get("name")))
+                    .as("environment of %s", container.get("name")).contains(reference.group(1));
+        }
+    }
+
+    /**
+     * The CronJobs of table-maintenance.yaml run `table compact` and `table expire` one at a time with the image's job
+     * jar, the JVM flags bin/archiver gives it, the S3 plugin and the configuration the job's pods mount.
+     */
+    @Test
+    void tableMaintenanceCronJobsRunTheImagesCommandLineOnTheMountedConfigurationOneAtATime() throws Exception {
+        List<Map<String, Object>> jobs = documents("table-maintenance.yaml");
+        assertThat(jobs).extracting(d -> d.get("kind")).containsOnly("CronJob");
+        Map<String, Object> deploymentSpec = map(only(documents("flink-deployment.yaml"), "FlinkDeployment").get("spec"));
+        String opens = Files.readString(Path.of("bin", "lib", "java-env.sh")).replaceAll("(?s).*\nOPENS=\"([^\"]+)\".*", "$1");
+        List<List<String>> commands = new ArrayList<>();
+        for (Map<String, Object> cronJob : jobs) {
+            Map<String, Object> spec = map(cronJob.get("spec"));
+            assertThat(spec.get("concurrencyPolicy")).isEqualTo("Forbid");
+            Map<String, Object> pod = map(map(map(map(spec.get("jobTemplate")).get("spec")).get("template")).get("spec"));
+            assertThat(pod.get("serviceAccountName")).isEqualTo(deploymentSpec.get("serviceAccount"));
+            Map<String, Object> container = map(list(pod.get("containers")).get(0));
+            assertThat(container.get("image")).isEqualTo(deploymentSpec.get("image"));
+            List<String> command = list(container.get("command")).stream().map(String::valueOf).toList();
+            assertThat(command.get(0)).isEqualTo("java");
+            assertThat(String.join(" ", command.subList(1, command.indexOf("-cp")))).isEqualTo(opens);
+            String imageJarFolder = Path.of(imageJarPath()).getParent().toString();
+            assertThat(command.get(command.indexOf("-cp") + 1).split(":")).contains(imageJarFolder + "/*", "/opt/flink/lib/*");
+            assertThat(command.get(command.size() - 1)).isEqualTo(ArchiverCli.class.getName());
+            assertThat(list(container.get("env"))).contains(Map.of("name", "FLINK_PLUGINS_DIR", "value", "/opt/flink/plugins"));
+            assertThat(Files.readString(DIR.resolve("Dockerfile"))).contains("/opt/flink/plugins/s3-fs-hadoop/");
+
+            List<String> args = list(container.get("args")).stream().map(String::valueOf).toList();
+            picocli.CommandLine.ParseResult parsed = ArchiverCli.commandLine().parseArgs(args.toArray(new String[0]));
+            assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("table");
+            commands.add(List.of(parsed.subcommand().subcommand().commandSpec().name()));
+            String configMap = String.valueOf(map(only(documents("archiver-config.yaml"), "ConfigMap").get("metadata")).get("name"));
+            String volume = list(pod.get("volumes")).stream().map(KubernetesManifestsTest::map)
+                    .filter(v -> v.containsKey("configMap") && configMap.equals(map(v.get("configMap")).get("name")))
+                    .map(v -> String.valueOf(v.get("name"))).findFirst().orElseThrow();
+            String mountPath = list(container.get("volumeMounts")).stream().map(KubernetesManifestsTest::map)
+                    .filter(m -> volume.equals(m.get("name"))).map(m -> String.valueOf(m.get("mountPath"))).findFirst().orElseThrow();
+            assertThat(args.get(args.indexOf("--config") + 1)).isEqualTo(mountPath + "/archiver.yaml");
+            assertThat(args).contains("-Dflink.s3.aws.credentials.provider=" + CREDENTIALS_CHAIN);
+        }
+        assertThat(commands).containsExactlyInAnyOrder(List.of("compact"), List.of("expire"));
+    }
+
+    /** The containers of every pod the manifests run the archiver in. */
+    private static List<Map<String, Object>> containers() throws IOException {
+        List<Map<String, Object>> containers = new ArrayList<>();
+        for (String file : List.of("flink-deployment.yaml", "flink-session-job.yaml")) {
+            Map<String, Object> podSpec = map(map(map(only(documents(file), "FlinkDeployment").get("spec")).get("podTemplate")).get("spec"));
+            list(podSpec.get("containers")).stream().map(KubernetesManifestsTest::map).forEach(containers::add);
+        }
+        for (Map<String, Object> cronJob : documents("table-maintenance.yaml")) {
+            Map<String, Object> pod = map(map(map(map(map(cronJob.get("spec")).get("jobTemplate")).get("spec")).get("template")).get("spec"));
+            list(pod.get("containers")).stream().map(KubernetesManifestsTest::map).forEach(containers::add);
+        }
+        return containers;
+    }
+
     @Test
     void everySecretIsAReferenceAndS3CredentialsComeFromThePodsRole() throws Exception {
         List<String> literals = new ArrayList<>();
-        for (String file : List.of("archiver-config.yaml", "flink-deployment.yaml", "flink-session-job.yaml")) {
+        for (String file : List.of("archiver-config.yaml", "flink-deployment.yaml", "flink-session-job.yaml", "table-maintenance.yaml")) {
             for (Map<String, Object> doc : documents(file)) {
                 assertThat(doc.get("kind")).as("%s holds no Secret", file).isNotEqualTo("Secret");
                 findLiteralSecrets(file, doc, literals);
