@@ -92,6 +92,16 @@ public final class TableCompaction {
      */
     public static Result compact(ArchiveTable table, Set<String> pinned, Settings settings, Instant now, boolean dry, ExecutorService pool)
             throws IOException {
+        Plan plan = plan(table, pinned, settings, now, pool);
+        return dry ? plan.result() : plan.apply(pool);
+    }
+
+    /**
+     * What compacting {@code table} now means: which files of the current snapshot go into which new file. Nothing is
+     * written until {@link Plan#apply}; a plan applied after the table changed commits only if none of its files was
+     * removed meanwhile.
+     */
+    public static Plan plan(ArchiveTable table, Set<String> pinned, Settings settings, Instant now, ExecutorService pool) throws IOException {
         TableState state = TableState.current(table.table(), pool);
         Map<String, List<DataFile>> byFolder = new TreeMap<>();
         for (DataFile f : state.files()) {
@@ -101,12 +111,9 @@ public final class TableCompaction {
             }
         }
         byFolder.values().removeIf(files -> files.size() < 2);
-        if (byFolder.isEmpty()) {
-            return new Result(table.name(), 0, 0, 0, 0, 0, -1);
-        }
         Map<String, Long> sizes = new LinkedHashMap<>();
         byFolder.values().forEach(files -> files.forEach(f -> sizes.put(f.location(), f.fileSizeInBytes())));
-        Map<String, ParquetMetadata> footers = ParquetFooters.readFooters(sizes, pool);
+        Map<String, ParquetMetadata> footers = sizes.isEmpty() ? Map.of() : ParquetFooters.readFooters(sizes, pool);
 
         List<List<DataFile>> outputs = new ArrayList<>();
         for (List<DataFile> folder : byFolder.values()) {
@@ -117,26 +124,60 @@ public final class TableCompaction {
             }
         }
         outputs.removeIf(chunk -> chunk.size() < 2);
-        int replaced = outputs.stream().mapToInt(List::size).sum();
-        long records = outputs.stream().flatMap(List::stream).mapToLong(DataFile::recordCount).sum();
-        long bytes = outputs.stream().flatMap(List::stream).mapToLong(DataFile::fileSizeInBytes).sum();
-        int folders = (int) outputs.stream().map(c -> folderOf(c.get(0).location())).distinct().count();
-        if (dry || outputs.isEmpty()) {
-            return new Result(table.name(), folders, replaced, outputs.size(), records, bytes, -1);
+        return new Plan(table, state, outputs, footers);
+    }
+
+    /** The files of one table's current snapshot a compaction concatenates, chunk by chunk (a new file each). */
+    public static final class Plan {
+
+        private final ArchiveTable table;
+        private final TableState state;
+        private final List<List<DataFile>> chunks;
+        private final Map<String, ParquetMetadata> footers;
+
+        private Plan(ArchiveTable table, TableState state, List<List<DataFile>> chunks, Map<String, ParquetMetadata> footers) {
+            this.table = table;
+            this.state = state;
+            this.chunks = chunks;
+            this.footers = footers;
         }
-        List<DataFile> written = new ArrayList<>();
-        try {
-            for (List<DataFile> chunk : outputs) {
-                written.add(write(table.table(), chunk, footers));
+
+        /** What applying it would do (no snapshot). */
+        public Result result() {
+            return result(chunks.size(), -1);
+        }
+
+        private Result result(int written, long snapshot) {
+            int replaced = chunks.stream().mapToInt(List::size).sum();
+            long records = chunks.stream().flatMap(List::stream).mapToLong(DataFile::recordCount).sum();
+            long bytes = chunks.stream().flatMap(List::stream).mapToLong(DataFile::fileSizeInBytes).sum();
+            int folders = (int) chunks.stream().map(c -> folderOf(c.get(0).location())).distinct().count();
+            return new Result(table.name(), folders, replaced, written, records, bytes, snapshot);
+        }
+
+        /**
+         * Writes the new files and swaps them for the old in one replace snapshot. Fails, its files deleted, if another
+         * compaction or an expiry removed one of the old files since the plan was made.
+         */
+        public Result apply(ExecutorService pool) throws IOException {
+            if (chunks.isEmpty()) {
+                return result(0, -1);
             }
-        } catch (IOException | RuntimeException e) {
-            deleteQuietly(written);
-            throw e;
+            List<DataFile> written = new ArrayList<>();
+            try {
+                for (List<DataFile> chunk : chunks) {
+                    written.add(write(table.table(), chunk, footers));
+                }
+            } catch (IOException | RuntimeException e) {
+                deleteQuietly(written);
+                throw e;
+            }
+            long snapshot = commit(table, state, chunks, written, pool);
+            Result result = result(written.size(), snapshot);
+            LOG.info("Table {}: compacted {} files of {} folders into {} ({} records, {} bytes), snapshot {}",
+                    table.name(), result.filesReplaced(), result.folders(), written.size(), result.records(), result.bytes(), snapshot);
+            return result;
         }
-        long snapshot = commit(table, state, outputs, written, pool);
-        LOG.info("Table {}: compacted {} files of {} folders into {} ({} records, {} bytes), snapshot {}",
-                table.name(), replaced, folders, written.size(), records, bytes, snapshot);
-        return new Result(table.name(), folders, replaced, written.size(), records, bytes, snapshot);
     }
 
     /** Whether the record-time folder {@code location} lies in ended {@code closedAfter} before {@code now}. */

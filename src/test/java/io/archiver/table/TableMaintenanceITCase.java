@@ -5,37 +5,50 @@ import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
+import io.archiver.config.TableOptions;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveDamage;
+import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 
 import org.apache.flink.core.fs.Path;
+import org.apache.iceberg.Snapshot;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Compaction and expiry of the archive's tables keep every reader exact: `table compact` runs twice while the job
- * archives into the very folders it compacts; readers through the table (the verifier, audit) then read each record
- * once although the folders hold the replaced files too; a start without state's catch-up and a replayed append pass
- * the replaced files over; `table expire` deletes the replaced files and a cut-short compaction's output, keeps the
- * offsets the table holds, and leaves folders that hold each record once; a file the table lists lost from the archive
- * is repaired (its records archived anew, the table's files swapped in one snapshot). Both layouts, against the
+ * Compaction and expiry of the archive's tables keep every reader exact: `table compact` runs, then two compactions
+ * planned from one snapshot race (the second to commit fails and deletes what it wrote), while the job archives into
+ * the very folders they compact; readers through the table (the verifier, audit) then read each record once although
+ * the folders hold the replaced files too; a start without state's catch-up and a replayed append pass the replaced
+ * files over; `table expire` deletes the replaced files and a cut-short compaction's output, keeps the offsets the
+ * table holds, and leaves folders that hold each record once; a file the table lists lost from the archive is
+ * repaired (its records archived anew, the table's files swapped in one snapshot). Both layouts, against the
  * read_committed truth, read by Iceberg's reader and DuckDB.
  */
 @ExtendWith(SharedStack.class)
@@ -54,7 +67,9 @@ class TableMaintenanceITCase {
             s.awaitArchived(2_500);
             int compacted = compacted(Cli.run(config, "table", "compact"));
             s.awaitArchived(5_000);
-            compacted += compacted(Cli.run(config, "table", "compact"));
+            Await.until("the table holds what was archived", Duration.ofMinutes(1),
+                    () -> TableContents.records(config, s.topic()) >= 5_000, () -> "table " + TableContents.records(config, s.topic()));
+            compacted += secondOfTwoRacingCompactionsFailsAndDeletesWhatItWrote(config, s.topic());
             assertThat(compacted).as("files replaced by the compactions").isGreaterThan(4);
 
             List<ArchiveRecord> truth = TableContents.drainIntoTable(s);
@@ -83,6 +98,55 @@ class TableMaintenanceITCase {
 
             repairsAFileLostBehindTheTablesBack(config, s.topic(), truth);
         }
+    }
+
+    /**
+     * Two compactions planned from the same snapshot: the first to commit wins; the second fails loudly, its table
+     * unchanged, and deletes the files it wrote. Returns the files the first replaced.
+     */
+    private static int secondOfTwoRacingCompactionsFailsAndDeletesWhatItWrote(ArchiverConfig config, String topic) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
+            ArchiveTable table = catalog.table(topic);
+            TableCompaction.Settings settings = new TableCompaction.Settings(
+                    config.get(TableOptions.TABLE_COMPACT_TARGET_FILE_SIZE).getBytes(), config.get(TableOptions.TABLE_COMPACT_CLOSED_AFTER));
+            Set<String> pinned = TableCompaction.namedByPositions(ArchiveRoot.of(config));
+            TableCompaction.Plan first = TableCompaction.plan(table, pinned, settings, Instant.now(), pool);
+            TableCompaction.Plan second = TableCompaction.plan(table, pinned, settings, Instant.now(), pool);
+            // the job commits meanwhile: the second plan may take more files, never fewer
+            assertThat(first.result().filesReplaced()).as("files the first plan replaces").isGreaterThan(1)
+                    .isLessThanOrEqualTo(second.result().filesReplaced());
+
+            List<Long> before = compactions(table);
+            Set<String> outputsBefore = maintenanceOutputs(config);
+            TableCompaction.Result won = first.apply(pool);
+            assertThatThrownBy(() -> second.apply(pool)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Compaction of table " + table.name() + " not committed")
+                    .hasMessageContaining("the files written are deleted");
+            List<Long> committed = new ArrayList<>(before);
+            committed.add(won.snapshot());
+            assertThat(compactions(table)).as("the compactions' snapshots: the winner's added").isEqualTo(committed);
+            Set<String> outputs = new HashSet<>(maintenanceOutputs(config));
+            outputs.removeAll(outputsBefore);
+            assertThat(outputs).as("new compaction outputs in the folders: the winner's only (%s)", won).hasSize(won.filesWritten());
+            return won.filesReplaced();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The compactions' and repairs' outputs the archive's folders hold. */
+    private static Set<String> maintenanceOutputs(ArchiverConfig config) throws Exception {
+        return ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed().stream()
+                .map(f -> f.path().toString()).filter(TableState::isMaintenanceOutput).collect(Collectors.toSet());
+    }
+
+    /** The ids of the compactions' snapshots of {@code table}, oldest first. */
+    private static List<Long> compactions(ArchiveTable table) {
+        table.table().refresh();
+        return StreamSupport.stream(table.table().snapshots().spliterator(), false)
+                .filter(snap -> TableCompaction.JOB.equals(snap.summary().get(TablePositions.JOB)))
+                .map(Snapshot::snapshotId).toList();
     }
 
     /** A file the table lists deleted from the archive: repair archives its records anew and the table swaps the files. */
