@@ -137,8 +137,9 @@ final class TableCommand {
             return eachTable(config, spec, "expire", (cfg, table, folders, pool) -> {
                 TableExpiry.Result r = TableExpiry.expire(table, cfg.get(TableOptions.TABLE_EXPIRE_OLDER_THAN),
                         cfg.get(TableOptions.TABLE_EXPIRE_RETAIN_LAST), Instant.now(), folders.get(), dryRun, pool);
-                return String.format("%s: %s %d snapshots, %d data files only they referenced, %d outputs of cut-short compactions",
-                        r.table(), dryRun ? "would expire" : "expired", r.snapshotsExpired(), r.dataFilesDeleted(), r.abandonedDeleted());
+                return String.format("%s: %s %d snapshots, %d data files only they referenced, %d outputs of cut-short compactions, "
+                        + "%d orphaned metadata files", r.table(), dryRun ? "would expire" : "expired", r.snapshotsExpired(),
+                        r.dataFilesDeleted(), r.abandonedDeleted(), r.orphanedMetadataDeleted());
             });
         }
     }

@@ -9,6 +9,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.UpdatePartitionSpec;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -36,6 +37,14 @@ public final class ArchiveCatalog implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveCatalog.class);
     /** The JDBC drivers this build carries, registered from the job's class loader (a cluster's system one does not see them). */
     private static final String[] JDBC_DRIVERS = {"org.sqlite.JDBC", "org.postgresql.Driver"};
+
+    /**
+     * A commit deletes the table's metadata files beyond the newest 100 (Iceberg keeps them all by default: one per
+     * checkpoint per table, each listing every snapshot not expired yet). Table properties: an operator may change them.
+     */
+    static final Map<String, String> METADATA_RETENTION = Map.of(
+            TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
+            TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
 
     private final TableSettings settings;
     private final Catalog catalog;
@@ -91,7 +100,7 @@ public final class ArchiveCatalog implements Closeable {
         } catch (NoSuchTableException e) {
             table = create(id);
         }
-        ArchiveTable archived = new ArchiveTable(withLayout(table, id), id.toString());
+        ArchiveTable archived = new ArchiveTable(withMetadataRetention(withLayout(table, id), id), id.toString());
         tables.put(topic, archived);
         return archived;
     }
@@ -116,6 +125,7 @@ public final class ArchiveCatalog implements Closeable {
         properties.put(TableProperties.FORMAT_VERSION, "2");
         properties.put(TableProperties.DEFAULT_FILE_FORMAT, "parquet");
         properties.put(TableProperties.DEFAULT_NAME_MAPPING, TableLayout.nameMapping(schema));
+        properties.putAll(METADATA_RETENTION);
         try {
             Table table = catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(properties).create();
             LOG.info("Created table {} in {}: partitioned by {}", id, settings, table.spec().fields());
@@ -123,6 +133,26 @@ public final class ArchiveCatalog implements Closeable {
         } catch (AlreadyExistsException raced) {
             return catalog.loadTable(id);
         }
+    }
+
+    /**
+     * {@code table} with {@link #METADATA_RETENTION} if it has no metadata retention of its own (a table created before
+     * this version); values an operator set stay.
+     */
+    private static Table withMetadataRetention(Table table, TableIdentifier id) {
+        if (table.properties().containsKey(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED)) {
+            return table;
+        }
+        UpdateProperties update = table.updateProperties();
+        METADATA_RETENTION.forEach((key, value) -> {
+            if (!table.properties().containsKey(key)) {
+                update.set(key, value);
+            }
+        });
+        update.commit();
+        LOG.info("Table {}: metadata files beyond the newest {} are deleted at each commit from now on", id,
+                table.properties().get(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX));
+        return table;
     }
 
     /** {@code table} with the partition spec of the configured layout (a new spec if the layout changed since). */

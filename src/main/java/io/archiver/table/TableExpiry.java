@@ -5,20 +5,28 @@ import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveListing;
 import io.archiver.record.PayloadFormats;
 
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,14 +35,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with them the files only they reference: the files compactions replaced. Before, the offsets that only those snapshots
  * name are kept in a snapshot of their own ({@link TablePositions#KEPT}), so that a start without state and every later
  * append still know what the table holds. The outputs of a compaction cut short before its commit (never listed by a
- * retained snapshot, below the table's offsets, older than the retention) are deleted too.
+ * retained snapshot, below the table's offsets, older than the retention) are deleted too, and so are the table's
+ * metadata files nothing references any more (commits that lost a race or were cut short; older than the retention and
+ * than {@link #ORPHAN_MIN_AGE}).
  */
 public final class TableExpiry {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableExpiry.class);
 
     /** What one table's expiry did (or, dry, would do). */
-    public record Result(String table, int snapshotsExpired, int dataFilesDeleted, int abandonedDeleted) {}
+    public record Result(String table, int snapshotsExpired, int dataFilesDeleted, int abandonedDeleted, int orphanedMetadataDeleted) {}
+
+    /**
+     * How old a metadata file no retained snapshot or metadata version references must be before it is deleted as
+     * orphaned, whatever the retention: a commit in flight writes its manifests before the catalog names them.
+     */
+    static final Duration ORPHAN_MIN_AGE = Duration.ofHours(1);
 
     private TableExpiry() {}
 
@@ -56,8 +72,9 @@ public final class TableExpiry {
             }
         }
         List<String> abandoned = abandoned(TableState.current(t, pool), folders, cutoff);
+        long orphanCutoff = Math.min(cutoff, now.minus(ORPHAN_MIN_AGE).toEpochMilli());
         if (dry) {
-            return new Result(table.name(), count(t) - kept.size(), 0, abandoned.size());
+            return new Result(table.name(), count(t) - kept.size(), 0, abandoned.size(), orphanedMetadata(t, orphanCutoff).size());
         }
         keepOffsets(t, kept);
         AtomicInteger dataFiles = new AtomicInteger();
@@ -79,9 +96,53 @@ public final class TableExpiry {
             Path p = new Path(location);
             p.getFileSystem().delete(p, false);
         }
-        LOG.info("Table {}: expired {} snapshots older than {}, deleted {} data files only they referenced and {} outputs of "
-                + "cut-short compactions", table.name(), expired, Instant.ofEpochMilli(cutoff), dataFiles.get(), abandoned.size());
-        return new Result(table.name(), expired, dataFiles.get(), abandoned.size());
+        List<Path> orphans = orphanedMetadata(t, orphanCutoff);
+        for (Path p : orphans) {
+            p.getFileSystem().delete(p, false);
+        }
+        LOG.info("Table {}: expired {} snapshots older than {}, deleted {} data files only they referenced, {} outputs of "
+                + "cut-short compactions and {} orphaned metadata files", table.name(), expired, Instant.ofEpochMilli(cutoff),
+                dataFiles.get(), abandoned.size(), orphans.size());
+        return new Result(table.name(), expired, dataFiles.get(), abandoned.size(), orphans.size());
+    }
+
+    /**
+     * The files of the table's metadata folder older than {@code cutoff} that neither its metadata (current and the
+     * previous versions it keeps) nor any of its snapshots (manifest lists, manifests, statistics) references: those of
+     * commits that lost a race or were cut short.
+     */
+    private static List<Path> orphanedMetadata(Table t, long cutoff) throws IOException {
+        TableMetadata metadata = ((HasTableOperations) t).operations().current();
+        Set<String> referenced = new HashSet<>();
+        referenced.add(metadata.metadataFileLocation());
+        metadata.previousFiles().forEach(entry -> referenced.add(entry.file()));
+        for (Snapshot snapshot : metadata.snapshots()) {
+            referenced.add(snapshot.manifestListLocation());
+            snapshot.allManifests(t.io()).forEach(manifest -> referenced.add(manifest.path()));
+        }
+        metadata.statisticsFiles().forEach(f -> referenced.add(f.path()));
+        metadata.partitionStatisticsFiles().forEach(f -> referenced.add(f.path()));
+        Path folder = new Path(t.properties().getOrDefault(TableProperties.WRITE_METADATA_LOCATION, t.location() + "/metadata"));
+        FileStatus[] listed;
+        try {
+            listed = folder.getFileSystem().listStatus(folder);
+        } catch (FileNotFoundException e) {
+            return List.of();
+        }
+        listed = listed == null ? new FileStatus[0] : listed;
+        if (Arrays.stream(listed).noneMatch(f -> f.getPath().toString().equals(metadata.metadataFileLocation()))) {
+            // the listing names files otherwise than the table does: nothing can be told orphaned
+            LOG.warn("Table {}: its metadata folder {} does not list its current metadata file {} by that name; orphaned metadata "
+                    + "files are left", t.name(), folder, metadata.metadataFileLocation());
+            return List.of();
+        }
+        List<Path> orphans = new ArrayList<>();
+        for (FileStatus f : listed) {
+            if (!f.isDir() && f.getModificationTime() < cutoff && !referenced.contains(f.getPath().toString())) {
+                orphans.add(f.getPath());
+            }
+        }
+        return orphans;
     }
 
     private static int count(Table t) {

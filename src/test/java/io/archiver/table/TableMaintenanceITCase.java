@@ -2,6 +2,7 @@ package io.archiver.table;
 
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveListing;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
@@ -27,6 +28,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Compaction and expiry of the archive's tables keep every reader exact: `table compact` runs, then two compactions
- * planned from one snapshot race (the second to commit fails and deletes what it wrote), while the job archives into
- * the very folders they compact; readers through the table (the verifier, audit) then read each record once although
+ * Compaction and expiry of the archive's tables keep every reader exact: two compactions planned from one snapshot race
+ * (the second to commit fails and deletes what it wrote), then `table compact` runs, while the job archives into the
+ * very folders they compact; readers through the table (the verifier, audit) then read each record once although
  * the folders hold the replaced files too; a start without state's catch-up and a replayed append pass the replaced
  * files over; `table expire` deletes the replaced files and a cut-short compaction's output, keeps the offsets the
  * table holds, and leaves folders that hold each record once; a file the table lists lost from the archive is
@@ -64,12 +66,14 @@ class TableMaintenanceITCase {
     void compactionWhileTheJobArchivesAndExpiryAfterKeepEveryReaderExact(SinkLayout layout) throws Exception {
         try (FaultScenario s = FaultScenario.start("table-compact", 8_000, 1_000, settings("table-compact-" + layout, layout))) {
             ArchiverConfig config = s.config();
-            s.awaitArchived(2_500);
-            int compacted = compacted(Cli.run(config, "table", "compact"));
-            s.awaitArchived(5_000);
+            s.awaitArchived(1_000);
+            keepMetadataFiles(config, s.topic(), 2);
+            s.awaitArchived(4_000);
             Await.until("the table holds what was archived", Duration.ofMinutes(1),
-                    () -> TableContents.records(config, s.topic()) >= 5_000, () -> "table " + TableContents.records(config, s.topic()));
-            compacted += secondOfTwoRacingCompactionsFailsAndDeletesWhatItWrote(config, s.topic());
+                    () -> TableContents.records(config, s.topic()) >= 4_000, () -> "table " + TableContents.records(config, s.topic()));
+            int compacted = secondOfTwoRacingCompactionsFailsAndDeletesWhatItWrote(config, s.topic());
+            s.awaitArchived(6_500);
+            compacted += compacted(Cli.run(config, "table", "compact"));
             assertThat(compacted).as("files replaced by the compactions").isGreaterThan(4);
 
             List<ArchiveRecord> truth = TableContents.drainIntoTable(s);
@@ -89,7 +93,7 @@ class TableMaintenanceITCase {
             Map<Integer, Long> offsets = positions(config, s.topic());
             Cli.Result expire = Cli.run(config, "table", "expire", "-Dtable.expire.older-than=0 s", "-Dtable.expire.retain-last=1");
             assertThat(expire.code()).as(expire.out()).isZero();
-            assertThat(expire.out()).containsPattern("expired [1-9]\\d* snapshots, [1-9]\\d* data files only they referenced, 1 outputs");
+            assertThat(expire.out()).containsPattern("expired [1-9]\\d* snapshots, [1-9]\\d* data files only they referenced, 1 outputs of cut-short compactions, 0 orphaned");
             assertThat(positions(config, s.topic())).as("offsets the table holds after the expiry").isEqualTo(offsets);
             assertThat(new Path(abandoned).getFileSystem().exists(new Path(abandoned))).as("the cut-short compaction's output").isFalse();
             ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
@@ -97,6 +101,7 @@ class TableMaintenanceITCase {
             assertThat(Cli.run(config, "audit").out()).as("audit after the expiry").contains("Verdict: CLEAN");
 
             repairsAFileLostBehindTheTablesBack(config, s.topic(), truth);
+            assertMetadataFilesKeptToTheNewest(config, s.topic(), 2);
         }
     }
 
@@ -130,6 +135,39 @@ class TableMaintenanceITCase {
             outputs.removeAll(outputsBefore);
             assertThat(outputs).as("new compaction outputs in the folders: the winner's only (%s)", won).hasSize(won.filesWritten());
             return won.filesReplaced();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Lowers the number of metadata files the table keeps (the archiver's tables keep 100). */
+    private static void keepMetadataFiles(ArchiverConfig config, String topic, int newest) throws Exception {
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
+            ArchiveTable table = catalog.table(topic);
+            assertThat(table.table().properties()).as("the table's properties").containsAllEntriesOf(ArchiveCatalog.METADATA_RETENTION);
+            table.table().updateProperties().set(org.apache.iceberg.TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, Integer.toString(newest)).commit();
+        }
+    }
+
+    /**
+     * The table's metadata folder holds the current metadata file and the {@code newest} before it, although the table
+     * committed many more; once they are old enough, an expiry deletes the metadata files of commits that lost a race.
+     */
+    private static void assertMetadataFilesKeptToTheNewest(ArchiverConfig config, String topic, int newest) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
+            ArchiveTable table = catalog.table(topic);
+            assertThat(table.table().currentSnapshot().sequenceNumber()).as("the table's commits (a metadata file each)")
+                    .isGreaterThan(3L * newest);
+            Instant later = Instant.now().plus(TableExpiry.ORPHAN_MIN_AGE).plusSeconds(60);
+            ArchiveListing folders = ArchiveFiles.listed(ArchiveRoot.of(config)).list();
+            TableExpiry.Result expired = TableExpiry.expire(table, Duration.ZERO, 1, later, folders, false, pool);
+            Path metadata = new Path(table.table().location() + "/metadata");
+            long files = Arrays.stream(metadata.getFileSystem().listStatus(metadata))
+                    .filter(f -> f.getPath().getName().endsWith(".metadata.json")).count();
+            assertThat(files).as("metadata files in %s after %s", metadata, expired).isLessThanOrEqualTo(newest + 1L);
+            assertThat(TableExpiry.expire(table, Duration.ZERO, 1, later, folders, true, pool).orphanedMetadataDeleted())
+                    .as("orphaned metadata files left").isZero();
         } finally {
             pool.shutdownNow();
         }
