@@ -21,7 +21,8 @@ import java.util.UUID;
  *   <li>the data files, in the folders of the {@link ArchiveLayout} ({@code topic=…/…}, {@link #folder});</li>
  *   <li>the archiver's own objects under {@value #METADATA}/: the {@linkplain #lease() lease}, the
  *       {@linkplain #subtaskPositions() position records} (and the {@linkplain #perPartitionPositions() older
- *       per-partition ones}), the {@linkplain #skipLog() skip log}, the captured {@linkplain #groupOffsets() group
+ *       per-partition ones}), the {@linkplain #skipLog() skip log}, the {@linkplain #erasureLog() erasure log} and
+ *       {@linkplain #erasures() requests}, the captured {@linkplain #groupOffsets() group
  *       offsets} and {@linkplain #topicSettings() topic settings}, the {@linkplain #topicIdentities() topics' ids}, the {@linkplain #restoreLedgers() restore
  *       ledgers' identities} (and the {@linkplain #legacyRestoreStarts() start objects of 0.1.x restores}), the
  *       Iceberg {@linkplain #tables() tables' metadata} and the pre-flight {@linkplain #writeProbe() write probes};</li>
@@ -121,6 +122,19 @@ public final class ArchiveRoot implements Serializable {
     /** The skip log: where skipped records are recorded (positions and reasons, no payload). */
     public Path skipLog() {
         return metadata("skipped");
+    }
+
+    /**
+     * The erasure log: the positions of the records erased (no key, no payload), as the skip log's entries, one file
+     * per erasure and partition.
+     */
+    public Path erasureLog() {
+        return metadata("erased");
+    }
+
+    /** The erasure requests: one object per erasure, what was asked (the keys as keyed hashes) and what was erased. */
+    public Path erasures() {
+        return metadata("erasures");
     }
 
     /** The folder of captured consumer group offsets. */

@@ -17,21 +17,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The records the job left out of the archive on purpose, by {@code errors.policy}: dead letters (written whole
- * under {@code errors.dead-letter.path}) and skipped records (their topic, partition, offset and reason, never
- * their payloads, in the skip log under {@code <sink.path>/_archiver/skipped}). Both places are JSON Lines files in
+ * The records left out of the archive on purpose: by {@code errors.policy}, dead letters (written whole under
+ * {@code errors.dead-letter.path}) and skipped records (their topic, partition, offset and reason, never their
+ * payloads, in the skip log under {@code <sink.path>/_archiver/skipped}); and records erased on request (their
+ * positions in the erasure log under {@code <sink.path>/_archiver/erased}, written as the skip log is). Both places are JSON Lines files in
  * {@code topic=…/partition=…} folders, committed with the job's checkpoints as the archive's files are. An audit
  * counts these offsets as accounted for, not missing; {@code repair} archives them only when asked to.
  *
  * <p>An offset recorded twice (a start without state after a crash between the archive's commit and the
- * dead-letter sink's) counts once; one rejected both ways counts as dead-lettered.
+ * dead-letter sink's) counts once; one rejected both ways counts as dead-lettered, one erased as erased.
  */
 public final class RejectedRecords {
 
     /** Why a record is not in the archive. */
     public enum Kind {
         DEAD_LETTERED,
-        SKIPPED
+        SKIPPED,
+        /** Erased on request (the erasure log): also from the dead letters, so it outranks the other kinds. */
+        ERASED
     }
 
     /** The reads of dead letters and skip log entries carry their payloads as bytes, whatever the archive's formats. */
@@ -53,12 +56,13 @@ public final class RejectedRecords {
         return JsonLinesFormat.suffix(JsonCompression.NONE);
     }
 
-    /** Reads the dead letters under {@code deadLetterPath} and the skip log of the archive under {@code root}. */
+    /** Reads the dead letters under {@code deadLetterPath}, and the skip log and erasure log of the archive under {@code root}. */
     public static RejectedRecords read(ArchiveRoot root, String deadLetterPath) throws IOException {
         Map<String, Builder> builders = new TreeMap<>();
         Map<String, String> reasons = new HashMap<>();
         readPlace(deadLetterPath, Kind.DEAD_LETTERED, builders, reasons);
         readPlace(root.skipLog().toString(), Kind.SKIPPED, builders, reasons);
+        readPlace(root.erasureLog().toString(), Kind.ERASED, builders, reasons);
         Map<String, OfPartition> partitions = new HashMap<>();
         builders.forEach((id, b) -> partitions.put(id, b.build()));
         return new RejectedRecords(partitions);
@@ -139,10 +143,19 @@ public final class RejectedRecords {
                 index.put(offset, kinds.size());
                 kinds.add(kind);
                 reasons.add(reason);
-            } else if (kind == Kind.DEAD_LETTERED) {
+            } else if (rank(kind) > rank(kinds.get(i))) {
                 kinds.set(i, kind);
                 reasons.set(i, reason);
             }
+        }
+
+        /** Which kind an offset recorded as two counts as: erased, then dead-lettered, then skipped. */
+        private static int rank(Kind kind) {
+            return switch (kind) {
+                case ERASED -> 2;
+                case DEAD_LETTERED -> 1;
+                case SKIPPED -> 0;
+            };
         }
 
         OfPartition build() {

@@ -99,6 +99,16 @@ public final class AuditReport {
         return partitions.stream().mapToLong(PartitionAudit::getSkipped).sum();
     }
 
+    /** Committed records erased on request (the erasure log): accounted for, not missing. */
+    public long getErased() {
+        return partitions.stream().mapToLong(PartitionAudit::getErased).sum();
+    }
+
+    /** Records the erasure log names that the archive still holds: erasures cut short. */
+    public long getErasedStillArchived() {
+        return partitions.stream().mapToLong(PartitionAudit::getErasedStillArchived).sum();
+    }
+
     /** Archived records, duplicates included. */
     public long getRecords() {
         return partitions.stream().mapToLong(PartitionAudit::getRecords).sum();
@@ -119,7 +129,7 @@ public final class AuditReport {
      */
     public boolean isClean() {
         return getMissing() == 0 && getDuplicatedOffsets() == 0 && getArchivedNotInKafka() == 0 && getOffsetsBeyondPosition() == 0
-                && getContentMismatches() == 0
+                && getContentMismatches() == 0 && getErasedStillArchived() == 0
                 && leftovers.isEmpty() && staleUploads.isEmpty() && tables.stream().allMatch(TableAgreement::isClean);
     }
 }

@@ -36,6 +36,8 @@ final class LogComparison {
     private final long[] differingFields = new long[RecordDigest.fieldCount()];
     private final List<String> differingExamples = new ArrayList<>();
     private long rejectedSinceArchived;
+    /** Records the erasure log names that the archive still holds: an erasure cut short. */
+    private final OffsetRuns erasedStillArchived = new OffsetRuns();
     private long[] notInLog = new long[16];
     private int notInLogSize;
     /** Indexes into {@link #notInLog} where a committed record came between: a new run starts there. */
@@ -92,7 +94,9 @@ final class LogComparison {
                 breakRuns(null);
             }
             next++;
-            if (isRejected) {
+            if (isRejected && rejected.kind(nextRejected) == RejectedRecords.Kind.ERASED) {
+                erasedStillArchived.add(offset);
+            } else if (isRejected) {
                 rejectedSinceArchived++;
             }
         } else if (isRejected) {
@@ -122,7 +126,8 @@ final class LogComparison {
     /** Ends every run but {@code growing}'s: something else came between. */
     private void breakRuns(OffsetRuns growing) {
         for (OffsetRuns runs : List.of(missing, contentDiffers, rejections.get(RejectedRecords.Kind.DEAD_LETTERED).offsets(),
-                rejections.get(RejectedRecords.Kind.SKIPPED).offsets())) {
+                rejections.get(RejectedRecords.Kind.SKIPPED).offsets(), rejections.get(RejectedRecords.Kind.ERASED).offsets(),
+                erasedStillArchived)) {
             if (runs != growing) {
                 runs.breakRun();
             }
@@ -146,6 +151,11 @@ final class LogComparison {
     /** Committed records rejected on purpose and not archived, by kind. */
     Map<RejectedRecords.Kind, Rejections> rejections() {
         return rejections;
+    }
+
+    /** Records the erasure log names that the archive still holds (an erasure to run again). */
+    OffsetRuns erasedStillArchived() {
+        return erasedStillArchived;
     }
 
     /** Rejected records archived since (re-archived once their format was fixed): counted as archived. */

@@ -117,6 +117,20 @@ public final class PartitionAudit {
         return rejections(RejectedRecords.Kind.SKIPPED).reasons();
     }
 
+    /** Records erased on request (the erasure log): accounted for, not missing. */
+    public long getErased() {
+        return rejections(RejectedRecords.Kind.ERASED).count();
+    }
+
+    public List<long[]> getErasedRanges() {
+        return rejections(RejectedRecords.Kind.ERASED).offsets().runs();
+    }
+
+    /** Records the erasure log names that the archive still holds: an erasure cut short (run it again). */
+    public long getErasedStillArchived() {
+        return comparison == null ? 0 : comparison.erasedStillArchived().count();
+    }
+
     /** Records once dead-lettered or skipped that the archive holds now (re-archived): counted as archived. */
     public long getRejectedSinceArchived() {
         return comparison == null ? 0 : comparison.rejectedSinceArchived();
@@ -255,6 +269,6 @@ public final class PartitionAudit {
 
     public boolean isClean() {
         return missing.isEmpty() && getDuplicatedOffsets() == 0 && notInLog.findings() == 0 && getOffsetsBeyondPosition() == 0
-                && getContentMismatches() == 0;
+                && getContentMismatches() == 0 && getErasedStillArchived() == 0;
     }
 }

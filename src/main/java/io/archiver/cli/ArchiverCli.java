@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ArchiverCli.Version.class,
         description = "Archives Kafka topics to S3 exactly once, on Apache Flink.",
-        subcommands = {RunCommand.class, AuditCommand.class, RepairCommand.class, CleanupCommand.class, RestoreCommand.class, TableCommand.class, OptionsCommand.class})
+        subcommands = {RunCommand.class, AuditCommand.class, RepairCommand.class, CleanupCommand.class, EraseCommand.class, RestoreCommand.class, TableCommand.class, OptionsCommand.class})
 public final class ArchiverCli {
 
     /** Exit code of a configuration or precondition error. */

@@ -135,6 +135,11 @@ final class AuditCommand implements Callable<Integer> {
             printRejections(out, tp, p.rejections(RejectedRecords.Kind.DEAD_LETTERED), "Dead-lettered",
                     "not archived, kept whole in the dead-letter place");
             printRejections(out, tp, p.rejections(RejectedRecords.Kind.SKIPPED), "Skipped", "not archived, their positions in the skip log");
+            printRejections(out, tp, p.rejections(RejectedRecords.Kind.ERASED), "Erased", "on request, their positions in the erasure log");
+            if (p.getErasedStillArchived() > 0) {
+                out.printf("Erasure not finished, %s: %d records the erasure log names are still archived: run erase --apply again%n",
+                        tp, p.getErasedStillArchived());
+            }
             if (p.getRejectedSinceArchived() > 0) {
                 out.printf("Re-archived, %s: %d records once dead-lettered or skipped are archived now (their dead letters are kept as"
                         + " history)%n", tp, p.getRejectedSinceArchived());
@@ -206,16 +211,17 @@ final class AuditCommand implements Callable<Integer> {
         if (r.isClean()) {
             out.printf("Verdict: CLEAN. Every record a read_committed consumer reads between the first and last archived or rejected"
                     + " offset of each partition is archived exactly once (%d records) or was rejected by errors.policy (%d dead-lettered,"
-                    + " %d skipped), the archive holds nothing else%s, and nothing is left orphaned.%n",
-                    r.getRecords(), r.getDeadLettered(), r.getSkipped(),
+                    + " %d skipped)%s, the archive holds nothing else%s, and nothing is left orphaned.%n",
+                    r.getRecords(), r.getDeadLettered(), r.getSkipped(), r.getErased() > 0 ? " or erased on request (" + r.getErased() + ")" : "",
                     r.isDeep() ? ", every archived record's content equals Kafka's" : "");
         } else {
             out.printf("Verdict: FINDINGS. %d missing, %d duplicated, %d archived but not in Kafka, %d with content differing from Kafka,"
-                            + " %d beyond the position records, %d orphaned uploads, %d leftover objects (%d dead-lettered and %d skipped are"
-                            + " accounted for)%s. Run `cleanup` for orphans; see docs/audit.md for the others.%n",
+                            + " %d beyond the position records, %d erased but still archived, %d orphaned uploads, %d leftover objects (%d"
+                            + " dead-lettered, %d skipped and %d erased are accounted for)%s. Run `cleanup` for orphans; see docs/audit.md for"
+                            + " the others.%n",
                     r.getMissing(), r.getDuplicatedOffsets(), r.getArchivedNotInKafka(), r.getContentMismatches(),
-                    r.getOffsetsBeyondPosition(), r.getOrphanedUploads().size(), r.getLeftovers().size(), r.getDeadLettered(),
-                    r.getSkipped(), r.getTables().stream().anyMatch(t -> !t.isClean())
+                    r.getOffsetsBeyondPosition(), r.getErasedStillArchived(), r.getOrphanedUploads().size(), r.getLeftovers().size(),
+                    r.getDeadLettered(), r.getSkipped(), r.getErased(), r.getTables().stream().anyMatch(t -> !t.isClean())
                             ? ", " + r.getTables().stream().filter(t -> !t.isClean()).count() + " Iceberg tables out of step with the archive" : "");
         }
     }

@@ -21,7 +21,7 @@ public final class ArchiverOptions {
     /** The classes that declare options, each one area, the file formats' included. */
     static final List<Class<?>> AREAS = Stream.concat(
             Stream.of(JobOptions.class, SourceOptions.class, FencingOptions.class, RecordOptions.class, SchemaRegistryOptions.class,
-                    SinkOptions.class, TableOptions.class, CheckpointOptions.class, RestoreOptions.class),
+                    SinkOptions.class, TableOptions.class, CheckpointOptions.class, RestoreOptions.class, ErasureOptions.class),
             FormatAreas.all().stream().map(FormatArea::optionsClass)).toList();
 
     /** The options of the areas, the file formats' after {@link SinkOptions#SINK_PART_PREFIX}. */
@@ -99,7 +99,8 @@ public final class ArchiverOptions {
                     CheckpointOptions.RESTART_ATTEMPTS,
                     CheckpointOptions.RESTART_DELAY,
                     RestoreOptions.RESTORE_CHECKPOINT_INTERVAL,
-                    RestoreOptions.RESTORE_LEDGER_TOPIC))
+                    RestoreOptions.RESTORE_LEDGER_TOPIC,
+                    ErasureOptions.ERASE_KEY_HASH_SECRET))
             .flatMap(options -> options).toList();
 
     private ArchiverOptions() {}

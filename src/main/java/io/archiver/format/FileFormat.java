@@ -7,8 +7,13 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.Path;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * One file format of the archive, a plug-in: its name, options and their validation ({@link FormatArea}), which
@@ -51,4 +56,11 @@ public interface FileFormat extends FormatArea {
 
     /** The reader of this format's files; JSON payloads are decoded with {@code payloads}, the formats they were written with. */
     FormatReader reader(PayloadFormats payloads);
+
+    /**
+     * Writes {@code file} into {@code out} (left open) without the records whose offsets {@code drop} names per
+     * partition: every other record as it was (its bytes, envelope and typed columns, in file order) and the file's
+     * own metadata kept. Returns how many records it left out. Erasure rewrites files with it.
+     */
+    long copyWithout(Path file, FSDataOutputStream out, Map<Integer, Set<Long>> drop) throws IOException;
 }

@@ -54,12 +54,16 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private final OrphanedUploadSweep sweep;
     /** S3 requests at once: position records written, files completed. */
     private final int requestThreads;
+    /** Files erasures rewrote (known after a restore): committed before, their length changed since. */
+    private final Set<String> erased;
     private ExecutorService requestPool;
 
     ArchiveCommitter(
             Committer<FileSinkCommittable> files, SubtaskPositions positions, PendingUploads uploads, ArchiveLease lease,
-            LogEndProbe logEnds, ClusterCapture capture, OrphanedUploadSweep sweep, MetricGroup metrics, int requestThreads) {
+            LogEndProbe logEnds, ClusterCapture capture, OrphanedUploadSweep sweep, MetricGroup metrics, int requestThreads,
+            Set<String> erased) {
         this.files = files;
+        this.erased = erased;
         this.uploads = uploads;
         this.requestThreads = requestThreads;
         this.positions = positions;
@@ -77,6 +81,14 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         writePositions(requests);
         List<Request> delegated = new ArrayList<>(requests.size());
         for (CommitRequest<ArchiveCommittable> r : requests) {
+            FileSinkCommittable file = r.getCommittable().file();
+            if (file.hasPendingFile() && erased.contains(file.getPendingFile().getPath().toString())) {
+                // an erasure read it whole, so it was committed; S3's committer would refuse its new length
+                LOG.info("{} was committed before this restore and rewritten by an erasure since: not committed again",
+                        file.getPendingFile().getPath());
+                r.signalAlreadyCommitted();
+                continue;
+            }
             delegated.add(new Request(r));
         }
         commitFiles(delegated);

@@ -1,11 +1,12 @@
 package io.archiver.sink;
 
 import io.archiver.archive.ArchiveRoot;
-import io.archiver.metrics.ArchiverMetric;
 import io.archiver.capture.CaptureSettings;
 import io.archiver.capture.ClusterCapture;
-import io.archiver.kafka.LogEndProbe;
+import io.archiver.erase.ErasureLog;
 import io.archiver.fencing.ArchiveLease;
+import io.archiver.kafka.LogEndProbe;
+import io.archiver.metrics.ArchiverMetric;
 import io.archiver.position.PendingUploads;
 import io.archiver.position.PositionStore;
 import io.archiver.position.SubtaskPositions;
@@ -37,6 +38,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The archive sink: Flink's two-phase-commit file sink (its writer, rolling, writer state and committer
@@ -147,7 +149,8 @@ public final class ArchiveSink
                 ClusterCapture.forCommitter(capture, kafkaClient, subtask),
                 OrphanedUploadSweep.forCommitter(positions.root(), abortOrphanedUploadsAfter, lease, subtask,
                         context.getRestoredCheckpointId(), context.metricGroup()),
-                context.metricGroup(), commitThreads);
+                context.metricGroup(), commitThreads,
+                context.getRestoredCheckpointId().isPresent() ? new ErasureLog(positions.root()).rewrittenFiles() : Set.of());
     }
 
     @Override

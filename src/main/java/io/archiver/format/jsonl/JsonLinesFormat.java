@@ -9,8 +9,13 @@ import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.Path;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static io.archiver.format.jsonl.JsonLinesOptions.SINK_JSONL_COMPRESSION;
 import static io.archiver.format.jsonl.JsonLinesOptions.SINK_JSONL_GZIP_LEVEL;
@@ -86,5 +91,10 @@ public final class JsonLinesFormat implements FileFormat {
     @Override
     public FormatReader reader(PayloadFormats payloads) {
         return new JsonLinesReader(payloads);
+    }
+
+    @Override
+    public long copyWithout(Path file, FSDataOutputStream out, Map<Integer, Set<Long>> drop) throws IOException {
+        return JsonLinesLineRemoval.copyWithout(file, out, drop);
     }
 }

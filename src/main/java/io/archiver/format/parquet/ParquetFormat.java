@@ -9,8 +9,13 @@ import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.Path;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_COMPRESSION;
 import static io.archiver.format.parquet.ParquetOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES;
@@ -89,5 +94,10 @@ public final class ParquetFormat implements FileFormat {
     @Override
     public FormatReader reader(PayloadFormats payloads) {
         return new ParquetRecords();
+    }
+
+    @Override
+    public long copyWithout(Path file, FSDataOutputStream out, Map<Integer, Set<Long>> drop) throws IOException {
+        return ParquetRowRemoval.copyWithout(file, out, drop);
     }
 }

@@ -1,0 +1,198 @@
+package io.archiver.cli;
+
+import io.archiver.archive.ArchiveRoot;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.config.ErasureOptions;
+import io.archiver.config.SecretReferences;
+import io.archiver.config.TableOptions;
+import io.archiver.erase.ArchiveEraser;
+import io.archiver.erase.ErasureLog;
+import io.archiver.erase.ErasurePlan;
+import io.archiver.erase.ErasureRequest;
+import io.archiver.table.TableSettings;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Erases the records of one or more keys from the archive (a right-to-erasure request): dry run unless
+ * {@code --apply}, which records the erasure in the archive's erasure log, then rewrites each file holding such records
+ * without them. Exits 0 when everything found was erased (or, dry, listed; also when nothing was found), 1 when a file
+ * could not be rewritten (running it again finishes the erasure), 2 on a wrong request or configuration.
+ */
+@Command(name = "erase", mixinStandardHelpOptions = true,
+        description = "Erase the records of keys from the archive and its dead letters, recorded in the erasure log (dry run unless --apply).")
+final class EraseCommand implements Callable<Integer> {
+
+    @Option(names = "--key", paramLabel = "TEXT", description = "A key to erase, as text (its UTF-8 bytes). Repeatable.")
+    List<String> textKeys = new ArrayList<>();
+
+    @Option(names = "--key-base64", paramLabel = "BASE64", description = "A key to erase, its bytes in base64. Repeatable.")
+    List<String> base64Keys = new ArrayList<>();
+
+    @Option(names = "--keys-file", paramLabel = "FILE",
+            description = "A file of keys to erase, one per line, as text; a line 'base64:<bytes>' gives a key's bytes in base64.")
+    Path keysFile;
+
+    @Option(names = "--topics", paramLabel = "TOPIC,...", split = ",", description = "Only these topics (default: every topic of the archive).")
+    List<String> topics = new ArrayList<>();
+
+    @Option(names = "--before", paramLabel = "INSTANT", description = "Only records with a timestamp before this instant, e.g. 2026-11-30T00:00:00Z.")
+    String before;
+
+    @Option(names = "--apply", description = "Really erase (default: only say which files and how many records of each partition would go).")
+    boolean apply;
+
+    @Option(names = "--log-keys", paramLabel = "HASHED|PLAIN",
+            description = "How the erasure log records the keys: HASHED (default; HMAC-SHA256 under erase.key-hash-secret) or PLAIN "
+                    + "(as given: the log then holds them).")
+    ErasureLog.KeyLogging logKeys = ErasureLog.KeyLogging.HASHED;
+
+    @Mixin ConfigArgs config;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ArchiverConfig cfg = config.load(Map.of());
+        ErasureRequest request;
+        try {
+            request = new ErasureRequest(keys(), new LinkedHashSet<>(topics), before == null ? null : Instant.parse(before));
+        } catch (DateTimeParseException e) {
+            err.println("error: --before " + before + " is not an instant: give it as 2026-11-30T00:00:00Z.");
+            return ArchiverCli.CONFIG_ERROR;
+        } catch (IllegalArgumentException | IOException e) {
+            err.println("error: " + e.getMessage());
+            return ArchiverCli.CONFIG_ERROR;
+        }
+        String secret = null;
+        if (apply) {
+            if (TableSettings.of(cfg).isPresent()) {
+                err.println("error: erase --apply does not rewrite an archive with Iceberg tables yet (" + TableOptions.TABLE_FORMAT.key()
+                        + ": iceberg): the tables list each file's size and statistics. Run it without --apply to see what it would erase.");
+                return ArchiverCli.CONFIG_ERROR;
+            }
+            if (logKeys == ErasureLog.KeyLogging.HASHED) {
+                secret = secret(cfg);
+                if (secret == null) {
+                    err.println("error: The erasure log records each key as a keyed hash: set " + ErasureOptions.ERASE_KEY_HASH_SECRET.key()
+                            + " (a ${provider:path:key} reference to a secret you keep), or give --log-keys PLAIN to record the keys as given.");
+                    return ArchiverCli.CONFIG_ERROR;
+                }
+            }
+        }
+        try (ArchiveAccess ignored = new ArchiveAccess(cfg)) {
+            ArchiveEraser eraser = new ArchiveEraser(cfg);
+            ErasurePlan plan = eraser.plan(request);
+            for (ErasurePlan.FileErasure f : plan.files()) {
+                out.printf("%s %s: %s%n", apply ? "Erasing from" : "Would erase from", f.path(), describe(f));
+            }
+            if (!plan.cutShort().isEmpty()) {
+                (apply ? err : out).printf("%s: the last commit of the job was cut short, and these files are not complete yet: %s. The job's "
+                        + "next start completes them with every record they hold; start it (or wait until it runs again), then erase.%n",
+                        apply ? "error: Not erasing" : "Note", String.join(", ", plan.cutShort()));
+                if (apply) {
+                    return 1;
+                }
+            }
+            if (plan.isEmpty()) {
+                out.println("Nothing to erase: no record of " + (request.keys().size() == 1 ? "this key" : "these keys") + " in " + cfg.sinkPath() + ".");
+                return 0;
+            }
+            if (!apply) {
+                out.printf("Would erase %d records from %d files: %s. Run again with --apply to erase them.%n", plan.records(), plan.files().size(),
+                        counts(plan.recordsByPartition()));
+                return 0;
+            }
+            String id = ErasureLog.newId(Instant.now());
+            Instant started = Instant.now();
+            ErasureLog log = new ErasureLog(ArchiveRoot.of(cfg));
+            log.recordRequest(id, request, plan, logKeys, secret, started, null);
+            log.recordPositions(id, plan);
+            long erased = 0;
+            for (ErasurePlan.FileErasure f : plan.files()) {
+                erased += eraser.rewrite(f);
+            }
+            log.recordRequest(id, request, plan, logKeys, secret, started, Instant.now());
+            out.printf("Erased %d records from %d files: %s (erasure %s, recorded in %s).%n", erased, plan.files().size(),
+                    counts(plan.recordsByPartition()), id, log.requestObject(id));
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            err.println("error: The erasure did not finish: " + TableCommand.messages(e) + ". Files already rewritten stay so; run erase --apply "
+                    + "again to finish it.");
+            return 1;
+        }
+    }
+
+    private List<byte[]> keys() throws IOException {
+        List<byte[]> keys = new ArrayList<>();
+        textKeys.forEach(k -> keys.add(k.getBytes(StandardCharsets.UTF_8)));
+        for (String k : base64Keys) {
+            keys.add(base64(k, "--key-base64"));
+        }
+        if (keysFile != null) {
+            for (String line : Files.readAllLines(keysFile, StandardCharsets.UTF_8)) {
+                if (line.startsWith("base64:")) {
+                    keys.add(base64(line.substring("base64:".length()), keysFile.toString()));
+                } else if (!line.isEmpty()) {
+                    keys.add(line.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        }
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("No key to erase: give --key, --key-base64 or --keys-file.");
+        }
+        return keys;
+    }
+
+    private static byte[] base64(String value, String where) {
+        try {
+            return Base64.getDecoder().decode(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": '" + value + "' is not base64");
+        }
+    }
+
+    private static String secret(ArchiverConfig cfg) {
+        return cfg.getOptional(ErasureOptions.ERASE_KEY_HASH_SECRET)
+                .map(reference -> {
+                    Map<String, String> secrets = new HashMap<>();
+                    secrets.put("secret", reference);
+                    return SecretReferences.resolve(SecretReferences.providers(cfg.kafkaClientProperties()), secrets).get("secret");
+                })
+                .orElse(null);
+    }
+
+    private static String describe(ErasurePlan.FileErasure f) {
+        StringBuilder s = new StringBuilder();
+        f.records().forEach((p, r) -> s.append(s.length() == 0 ? "" : ", ").append(f.topic()).append('-').append(p).append(": ")
+                .append(r.size()).append(r.size() == 1 ? " record" : " records"));
+        return f.deadLetters() ? s + " (dead letters)" : s.toString();
+    }
+
+    private static String counts(Map<String, Long> byPartition) {
+        List<String> parts = new ArrayList<>();
+        byPartition.forEach((tp, n) -> parts.add(tp + " " + n));
+        return String.join(", ", parts);
+    }
+}

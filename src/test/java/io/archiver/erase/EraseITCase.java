@@ -1,0 +1,234 @@
+package io.archiver.erase;
+
+import io.archiver.archive.ArchiveFile;
+import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveRoot;
+import io.archiver.config.ArchiverConfig;
+import io.archiver.fs.MetadataObjects;
+import io.archiver.job.JobLauncher;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.CapturedLogs;
+import io.archiver.testutils.Cli;
+import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.SharedMiniCluster;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
+
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Erasure of a key, against the read_committed truth minus the key's records: a dry run changes nothing; `--apply`
+ * without the keyed hash's secret is refused naming it; with it, the key's records are gone from every file and every
+ * other record stays as it was (both layouts, Parquet and JSON Lines), the erasure log holds the key only as its keyed
+ * hash, audit counts the records as erased (Kafka still holds them) and stays clean, repair archives nothing again, a
+ * second erasure finds nothing, DuckDB finds none of the key's rows. An erasure cut short between two files is
+ * reported by audit and finished by running it again. Next to a streaming job: files of its last commit erased while
+ * it is stopped, the job resumed from its savepoint (which commits those files again) runs on, and the archive holds
+ * every other record exactly once.
+ */
+@SharedMiniCluster
+class EraseITCase {
+
+    private static final String PERSON = "person-7";
+    private static final String SECRET = "dpo-secret-4Kq";
+    private static final int PER_PARTITION = 5;
+
+    @ParameterizedTest
+    @CsvSource({"per-topic, parquet", "per-partition, jsonl"})
+    void theKeysRecordsGoEveryOtherRecordStaysAndAuditRepairAndASecondErasureHonourIt(String layout, String format) throws Exception {
+        ArchiverConfig config = archiveWithPerson("erase-" + format, Map.of("sink.layout", layout, "sink.format", format));
+        PayloadFormats formats = PayloadFormats.of(config);
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic(config));
+        List<ArchiveRecord> expected = withoutPerson(truth);
+        assertThat(truth.size() - expected.size()).as("the key's records in Kafka").isEqualTo(4 * 2 * PER_PARTITION);
+
+        Cli.Result dry = Cli.run(config, "erase", "--key", PERSON);
+        assertThat(dry.code()).as(dry.out()).isZero();
+        assertThat(dry.out()).contains("Would erase 40 records from").contains("Run again with --apply");
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
+
+        Cli.Result noSecret = Cli.run(config, "erase", "--key", PERSON, "--apply");
+        assertThat(noSecret.code()).as(noSecret.out()).isEqualTo(2);
+        assertThat(noSecret.out()).contains("erase.key-hash-secret").contains("--log-keys PLAIN");
+
+        Cli.Result erased = Cli.run(config, "erase", "--key", PERSON, "--apply", "-Derase.key-hash-secret=" + SECRET);
+        assertThat(erased.code()).as(erased.out()).isZero();
+        assertThat(erased.out()).contains("Erased 40 records from").doesNotContain(SECRET);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, expected);
+        assertRequestHoldsOnlyTheKeysHash(config);
+
+        Cli.Result audit = Cli.run(config, "audit");
+        assertThat(audit.out()).as("audit after the erasure").contains("Verdict: CLEAN")
+                .containsPattern("Erased, " + topic(config) + "-0: 10 records \\(on request");
+        Cli.Result repair = Cli.run(config, "repair", "--apply");
+        assertThat(repair.code()).as(repair.out()).isZero();
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, expected);
+        Cli.Result again = Cli.run(config, "erase", "--key", PERSON, "--apply", "-Derase.key-hash-secret=" + SECRET);
+        assertThat(again.out()).as("a second erasure of the key").contains("Nothing to erase");
+        if (format.equals("parquet")) {
+            assertThat(duckDb(config, "count(*) FILTER (WHERE key = '" + PERSON + "'::BLOB)")).as("the key's rows DuckDB reads").isZero();
+            assertThat(duckDb(config, "count(*)")).as("rows DuckDB reads").isEqualTo(expected.size());
+        }
+    }
+
+    @Test
+    void anErasureCutShortBetweenTwoFilesIsReportedByAuditAndFinishedByRunningItAgain() throws Exception {
+        ArchiverConfig config = archiveWithPerson("erase-cut", Map.of("sink.layout", "per-partition", "sink.format", "parquet"));
+        List<ArchiveRecord> expected = withoutPerson(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic(config)));
+        ErasureRequest request = new ErasureRequest(List.of(PERSON.getBytes(StandardCharsets.UTF_8)), Set.of(), null);
+        ArchiveEraser eraser = new ArchiveEraser(config);
+        ErasurePlan plan = eraser.plan(request);
+        assertThat(plan.files()).as("files holding the key").hasSizeGreaterThan(1);
+        // what a kill -9 after the log and the first file leaves
+        ErasureLog log = new ErasureLog(ArchiveRoot.of(config));
+        String id = ErasureLog.newId(java.time.Instant.now());
+        log.recordRequest(id, request, plan, ErasureLog.KeyLogging.PLAIN, null, java.time.Instant.now(), null);
+        log.recordPositions(id, plan);
+        long first = eraser.rewrite(plan.files().get(0));
+
+        Cli.Result audit = Cli.run(config, "audit");
+        assertThat(audit.out()).as("audit of the erasure cut short").doesNotContain("Verdict: CLEAN")
+                .contains("Erasure not finished").contains("run erase --apply again");
+        Cli.Result rest = Cli.run(config, "erase", "--key", PERSON, "--apply", "--log-keys", "PLAIN");
+        assertThat(rest.code()).as(rest.out()).isZero();
+        assertThat(rest.out()).contains("Erased " + (plan.records() - first) + " records");
+        assertThat(Cli.run(config, "audit").out()).as("audit once it is finished").contains("Verdict: CLEAN");
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
+    }
+
+    @Test
+    void filesOfTheLastCommitErasedWhileTheJobIsStoppedAreCommittedAgainAfterItsSavepointAsTheyAreNow() throws Exception {
+        try (FaultScenario s = FaultScenario.start("erase-live", 6_000, 1_000, Map.of())) {
+            ArchiverConfig config = s.config();
+            s.awaitArchived(2_000);
+            String savepoint = s.stopWithSavepoint();
+            // keys of each partition's newest records: in the files the savepoint's last commit named, which the resumed
+            // job commits again
+            Map<Integer, java.util.TreeMap<Long, byte[]>> newest = new java.util.TreeMap<>();
+            for (ArchiveRecord r : ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config))) {
+                if (r.getKey() != null) {
+                    java.util.TreeMap<Long, byte[]> ofPartition = newest.computeIfAbsent(r.getPartition(), p -> new java.util.TreeMap<>());
+                    ofPartition.put(r.getOffset(), r.getKey());
+                    if (ofPartition.size() > 5) {
+                        ofPartition.pollFirstEntry();
+                    }
+                }
+            }
+            List<byte[]> keys = new ArrayList<>();
+            newest.values().forEach(ofPartition -> keys.addAll(ofPartition.values()));
+            assertThat(keys).as("keys of the last commit's records").isNotEmpty();
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("keys", ".txt");
+            java.nio.file.Files.write(file, keys.stream().map(k -> "base64:" + Base64.getEncoder().encodeToString(k)).toList());
+            Cli.Result erased = Cli.run(config, "erase", "--keys-file", file.toString(), "--apply", "--log-keys", "PLAIN");
+            assertThat(erased.code()).as(erased.out()).isZero();
+            assertThat(erased.out()).contains("Erased " + keys.size() + " records");
+
+            CapturedLogs logs = CapturedLogs.start();
+            s.resume(savepoint, Map.of());
+            s.awaitProducerDone();
+            List<ArchiveRecord> truth = KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar());
+            Set<String> erasedKeys = new HashSet<>();
+            keys.forEach(k -> erasedKeys.add(Arrays.toString(k)));
+            List<ArchiveRecord> expected = truth.stream().filter(r -> r.getKey() == null || !erasedKeys.contains(Arrays.toString(r.getKey()))).toList();
+            s.awaitArchived(expected.size());
+            assertThat(logs.containing("rewritten by an erasure since")).as("files of the savepoint's commit found erased").isNotEmpty();
+            logs.close();
+            assertThat(s.lastFailure()).as("a failure of the resumed job").isEmpty();
+            s.cancel();
+            ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
+            assertThat(Cli.run(config, "audit").out()).as("audit after the resumed job").contains("Verdict: CLEAN");
+        }
+    }
+
+    /** A topic of 4 partitions with the person's records among others, archived by a batch job. */
+    private static ArchiverConfig archiveWithPerson(String name, Map<String, String> overrides) throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName(name);
+        stack.kafka().createTopic(topic, 4);
+        TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 0, 1_200);
+        producePerson(topic);
+        TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 1_200, 1_200);
+        producePerson(topic);
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.putAll(overrides);
+        settings.put("mode", "batch");
+        settings.put("sink.roll.max-part-size", "16kb");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync(name).getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        return config;
+    }
+
+    private static void producePerson(String topic) {
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(SharedStack.get().kafka().bootstrapServers())) {
+            for (int p = 0; p < 4; p++) {
+                for (int i = 0; i < PER_PARTITION; i++) {
+                    producer.send(new ProducerRecord<>(topic, p, PERSON.getBytes(StandardCharsets.UTF_8),
+                            ("{\"customer\":7,\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8)));
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    private static List<ArchiveRecord> withoutPerson(List<ArchiveRecord> records) {
+        byte[] person = PERSON.getBytes(StandardCharsets.UTF_8);
+        return records.stream().filter(r -> !Arrays.equals(r.getKey(), person)).toList();
+    }
+
+    private static String topic(ArchiverConfig config) {
+        return config.topics().get(0);
+    }
+
+    /** The request object: the key as its keyed hash, never as given. */
+    private static void assertRequestHoldsOnlyTheKeysHash(ArchiverConfig config) throws Exception {
+        Path folder = ArchiveRoot.of(config).erasures();
+        FileStatus[] requests = folder.getFileSystem().listStatus(folder);
+        assertThat(requests).hasSize(1);
+        String request = new String(MetadataObjects.read(requests[0].getPath()).orElseThrow(), StandardCharsets.UTF_8);
+        assertThat(request).contains(ErasureLog.hmac(SECRET, PERSON.getBytes(StandardCharsets.UTF_8))).contains("\"completed\"")
+                .doesNotContain(PERSON).doesNotContain(Base64.getEncoder().encodeToString(PERSON.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** {@code select} over the archive's Parquet files, read by DuckDB from a local copy. */
+    private static long duckDb(ArchiverConfig config, String select) throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("erase-duckdb");
+        int n = 0;
+        // a file of the per-topic layout is listed once per partition it holds: copied once
+        for (List<ArchiveFile> shares : ArchiveFile.byPath(ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed()).values()) {
+            Path path = shares.get(0).path();
+            try (var in = path.getFileSystem().open(path)) {
+                java.nio.file.Files.copy(in, dir.resolve((n++) + ".parquet"));
+            }
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT " + select + " FROM read_parquet('" + dir + "/*.parquet')")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
