@@ -102,6 +102,14 @@ final class EraseCommand implements Callable<Integer> {
             }
         }
         try (ArchiveAccess ignored = new ArchiveAccess(cfg)) {
+            List<String> archived = ArchiveRoot.of(cfg).topics();
+            List<String> unknown = topics.stream().filter(t -> !archived.contains(t)).toList();
+            if (!unknown.isEmpty()) {
+                // a misspelt topic must not read as "nothing to erase"
+                err.println("error: " + (unknown.size() == 1 ? "Topic " : "Topics ") + String.join(", ", unknown) + " not in the archive "
+                        + cfg.sinkPath() + " (its topics: " + (archived.isEmpty() ? "none" : String.join(", ", archived)) + ").");
+                return ArchiverCli.CONFIG_ERROR;
+            }
             ArchiveEraser eraser = new ArchiveEraser(cfg);
             ErasurePlan plan = eraser.plan(request);
             for (ErasurePlan.FileErasure f : plan.files()) {
