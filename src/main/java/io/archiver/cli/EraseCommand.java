@@ -4,12 +4,10 @@ import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ErasureOptions;
 import io.archiver.config.SecretReferences;
-import io.archiver.config.TableOptions;
 import io.archiver.erase.ArchiveEraser;
 import io.archiver.erase.ErasureLog;
 import io.archiver.erase.ErasurePlan;
 import io.archiver.erase.ErasureRequest;
-import io.archiver.table.TableSettings;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -87,11 +85,6 @@ final class EraseCommand implements Callable<Integer> {
         }
         String secret = null;
         if (apply) {
-            if (TableSettings.of(cfg).isPresent()) {
-                err.println("error: erase --apply does not rewrite an archive with Iceberg tables yet (" + TableOptions.TABLE_FORMAT.key()
-                        + ": iceberg): the tables list each file's size and statistics. Run it without --apply to see what it would erase.");
-                return ArchiverCli.CONFIG_ERROR;
-            }
             if (logKeys == ErasureLog.KeyLogging.HASHED) {
                 secret = secret(cfg);
                 if (secret == null) {
@@ -115,6 +108,10 @@ final class EraseCommand implements Callable<Integer> {
             for (ErasurePlan.FileErasure f : plan.files()) {
                 out.printf("%s %s: %s%n", apply ? "Erasing from" : "Would erase from", f.path(), describe(f));
             }
+            for (String f : plan.replacedLeft()) {
+                out.printf("%s %s: an earlier erasure swapped it out of its table but was cut short before deleting it%n",
+                        apply ? "Deleting" : "Would delete", f);
+            }
             if (!plan.cutShort().isEmpty()) {
                 (apply ? err : out).printf("%s: the last commit of the job was cut short, and these files are not complete yet: %s. The job's "
                         + "next start completes them with every record they hold; start it (or wait until it runs again), then erase.%n",
@@ -137,10 +134,7 @@ final class EraseCommand implements Callable<Integer> {
             ErasureLog log = new ErasureLog(ArchiveRoot.of(cfg));
             log.recordRequest(id, request, plan, logKeys, secret, started, null);
             log.recordPositions(id, plan);
-            long erased = 0;
-            for (ErasurePlan.FileErasure f : plan.files()) {
-                erased += eraser.rewrite(f);
-            }
+            long erased = eraser.apply(plan, id);
             log.recordRequest(id, request, plan, logKeys, secret, started, Instant.now());
             out.printf("Erased %d records from %d files: %s (erasure %s, recorded in %s).%n", erased, plan.files().size(),
                     counts(plan.recordsByPartition()), id, log.requestObject(id));

@@ -3,14 +3,22 @@ package io.archiver.erase;
 import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveFiles;
+import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.format.FileFormat;
 import io.archiver.format.FileFormats;
+import io.archiver.fs.IoThreads;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
 import io.archiver.record.PayloadFormats;
+import io.archiver.table.ArchiveCatalog;
+import io.archiver.table.ArchiveTable;
 import io.archiver.table.TableArchiveFiles;
+import io.archiver.table.TableFile;
+import io.archiver.table.TablePositions;
+import io.archiver.table.TableSettings;
+import io.archiver.table.TableState;
 
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
@@ -18,32 +26,45 @@ import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
 
 /**
  * Erases records from an archive: finds the files holding the records an {@link ErasureRequest} selects (the archive's
- * files as its readers find them, and the dead letters), records their positions in the {@link ErasureLog}, then
- * rewrites each file in place without them ({@link FileFormat#copyWithout}: every other record as it was).
+ * files as its readers find them, and the dead letters), and, once the {@link ErasureLog} records them, writes each
+ * such file anew without them ({@link FileFormat#copyWithout}: every other record as it was).
  *
- * <p>A file is replaced whole: on S3 the new object replaces the old when its upload completes (a reader sees the
- * one or the other), on a local file system through a rename. A crash leaves each file as before or as after;
- * running the erasure again finishes it, and erasing what is gone already finds nothing. The position records keep
- * naming the same files; a job restored from a checkpoint or savepoint taken before commits its last files again,
- * and finds those an erasure rewrote since committed ({@link ErasureLog#rewrittenFiles()}), whatever their length now.
+ * <p>Without tables a file is replaced in place: on S3 the new object replaces the old when its upload completes (a
+ * reader sees the one or the other), on a local file system through a rename. With tables ({@code table.format:
+ * iceberg}), which list each file's size and statistics, the new file gets a name of its own
+ * (…{@value TableState#ERASURE_MARKER}…), one replace snapshot per topic swaps the files, then the old ones are deleted:
+ * a reader through the table meets the one or the other, a new file whose commit was cut short is never read, and an
+ * old file a cut-short erasure left is deleted by the next run. A crash leaves each file as before or as after;
+ * running the erasure again finishes it, and erasing what is gone already finds nothing. A job restored from a
+ * checkpoint or savepoint taken before commits its last files again, and finds those an erasure rewrote since
+ * committed ({@link ErasureLog#rewrittenFiles()}).
  */
 public final class ArchiveEraser {
 
     private final ArchiverConfig config;
     private final ArchiveRoot root;
+    private final Optional<TableSettings> tables;
 
     public ArchiveEraser(ArchiverConfig config) {
         this.config = config;
         this.root = ArchiveRoot.of(config);
+        this.tables = TableSettings.of(config);
     }
 
     /** Finds what {@code request} erases now. */
@@ -57,7 +78,7 @@ public final class ArchiveEraser {
         for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(config.deadLetterPath())).list().committed()) {
             find(file, true, deadLetters, request, found);
         }
-        return new ErasurePlan(found, cutShort());
+        return new ErasurePlan(found, cutShort(), replacedLeft());
     }
 
     private static void find(ArchiveFile file, boolean deadLetters, ArchiveFileReader reader, ErasureRequest request,
@@ -90,21 +111,103 @@ public final class ArchiveEraser {
         return new ArrayList<>(missing);
     }
 
-    /** Rewrites {@code file} without its records to erase; returns how many records it left out. */
-    public long rewrite(ErasurePlan.FileErasure file) throws IOException {
+    /** With tables: files earlier erasures swapped out of their table that are still in the archive (cut short before deleting them). */
+    private List<String> replacedLeft() throws IOException {
+        if (tables.isEmpty()) {
+            return List.of();
+        }
+        List<String> left = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2, IoThreads.daemon("erase-tables"));
+        try (ArchiveCatalog catalog = ArchiveCatalog.open(tables.get())) {
+            Map<String, TableState> states = new TreeMap<>();
+            for (String file : new ErasureLog(root).rewrittenFiles()) {
+                Path path = new Path(file);
+                Optional<String> topic = topicOf(path);
+                if (topic.isEmpty() || !path.getFileSystem().exists(path) || !catalog.exists(topic.get())) {
+                    continue;
+                }
+                TableState state = states.get(topic.get());
+                if (state == null) {
+                    state = TableState.current(catalog.table(topic.get()).table(), pool);
+                    states.put(topic.get(), state);
+                }
+                if (!state.lists(file) && state.replaced(file)) {
+                    left.add(file);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return left;
+    }
+
+    /**
+     * Writes every file of {@code plan} anew without its records to erase (erasure {@code id}: its name in the tables'
+     * snapshots); returns how many records were left out.
+     */
+    public long apply(ErasurePlan plan, String id) throws IOException {
+        long erased = 0;
+        Map<String, List<String>> removed = new LinkedHashMap<>();
+        Map<String, List<TableFile>> added = new LinkedHashMap<>();
+        for (ErasurePlan.FileErasure f : plan.files()) {
+            if (tables.isEmpty() || f.deadLetters()) {
+                erased += write(f, f.path());
+                continue;
+            }
+            Path aside = aside(f.path());
+            erased += write(f, aside);
+            removed.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(f.path().toString());
+            added.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(TableFile.fromFooter(aside, aside.getFileSystem().getFileStatus(aside).getLen()));
+        }
+        if (!removed.isEmpty()) {
+            ExecutorService pool = Executors.newFixedThreadPool(4, IoThreads.daemon("erase-tables"));
+            try (ArchiveCatalog catalog = ArchiveCatalog.open(tables.get())) {
+                for (Map.Entry<String, List<String>> topic : removed.entrySet()) {
+                    ArchiveTable table = catalog.table(topic.getKey());
+                    table.replace(topic.getValue(), added.get(topic.getKey()), Map.of(TablePositions.JOB, "erase", "archiver.erasure", id), pool);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        List<String> old = new ArrayList<>(plan.replacedLeft());
+        removed.values().forEach(old::addAll);
+        for (String file : old) {
+            Path path = new Path(file);
+            path.getFileSystem().delete(path, false);
+        }
+        return erased;
+    }
+
+    /** Writes {@code file} without its records to erase to {@code target} (the file itself: replaced whole); returns the records left out. */
+    private static long write(ErasurePlan.FileErasure file, Path target) throws IOException {
         Path path = file.path();
         FileSystem fs = path.getFileSystem();
         FileFormat format = FileFormats.ofFile(path.getName())
                 .orElseThrow(() -> new IOException(path + " is of no format this archiver writes"));
-        // an object store replaces the object when the new one's upload completes; elsewhere a rename replaces the file
-        Path target = fs.isDistributedFS() ? path : new Path(path.getParent(), "." + path.getName() + ".erasing");
+        // an object store makes the object visible (or replaces it) when its upload completes; elsewhere a rename does
+        Path written = fs.isDistributedFS() ? target : new Path(target.getParent(), "." + target.getName() + ".erasing");
         long dropped;
-        try (FSDataOutputStream out = fs.create(target, FileSystem.WriteMode.OVERWRITE)) {
+        try (FSDataOutputStream out = fs.create(written, FileSystem.WriteMode.OVERWRITE)) {
             dropped = format.copyWithout(path, out, file.offsets());
         }
-        if (!target.equals(path) && !fs.rename(target, path)) {
-            throw new IOException("Cannot replace " + path + " by " + target);
+        if (!written.equals(target) && !fs.rename(written, target)) {
+            throw new IOException("Cannot replace " + target + " by " + written);
         }
         return dropped;
+    }
+
+    /** A new name for {@code file}'s erased copy, in its folder, of its format. */
+    private Path aside(Path file) {
+        String name = file.getName();
+        String suffix = FileFormats.ofFile(name).orElseThrow().suffixes().stream().filter(name::endsWith)
+                .max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
+        return new Path(file.getParent(), config.get(SINK_PART_PREFIX) + TableState.ERASURE_MARKER + UUID.randomUUID() + "-0" + suffix);
+    }
+
+    private static Optional<String> topicOf(Path file) {
+        String path = file.toUri().getPath();
+        Optional<ArchiveLayout.TopicPartitionDir> tp = ArchiveLayout.partitionOf(path);
+        return tp.isPresent() ? Optional.of(tp.get().topic()) : ArchiveLayout.sharedFileTopic(path);
     }
 }

@@ -32,10 +32,17 @@ public final class ErasurePlan {
 
     private final List<FileErasure> files;
     private final List<String> cutShort;
+    private final List<String> replacedLeft;
 
-    ErasurePlan(List<FileErasure> files, List<String> cutShort) {
+    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> replacedLeft) {
         this.files = List.copyOf(files);
         this.cutShort = List.copyOf(cutShort);
+        this.replacedLeft = List.copyOf(replacedLeft);
+    }
+
+    /** With tables: files an earlier erasure swapped out of their table but did not delete (cut short): to delete. */
+    public List<String> replacedLeft() {
+        return replacedLeft;
     }
 
     /** The files to rewrite. */
@@ -62,7 +69,8 @@ public final class ErasurePlan {
         return counts;
     }
 
+    /** Nothing to rewrite and nothing left to delete. */
     public boolean isEmpty() {
-        return files.isEmpty();
+        return files.isEmpty() && replacedLeft.isEmpty();
     }
 }

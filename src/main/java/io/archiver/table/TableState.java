@@ -21,9 +21,9 @@ import java.util.concurrent.ExecutorService;
  * What a topic's table holds at its current snapshot: its data files, the next offset of each partition
  * ({@link TablePositions}), and on demand the files compaction replaced that retained snapshots still reference
  * (they stay in the folders until {@code expire} removes them). A folder file the table does not list is then one of:
- * the next snapshot's (its offsets from the table's position on), a replaced one, the output of a compaction or repair
- * cut short before its table commit (named {@value #COMPACTED_PREFIX}… or …{@value #REPAIR_MARKER}…), or a file the
- * table lacks.
+ * the next snapshot's (its offsets from the table's position on), a replaced one, the output of a compaction, repair
+ * or erasure cut short before its table commit (named {@value #COMPACTED_PREFIX}…, …{@value #REPAIR_MARKER}… or
+ * …{@value #ERASURE_MARKER}…), or a file the table lacks.
  */
 public final class TableState {
 
@@ -31,6 +31,8 @@ public final class TableState {
     public static final String COMPACTED_PREFIX = "compacted-";
     /** What the name of every data file a repair writes holds. */
     public static final String REPAIR_MARKER = "-repair-";
+    /** What the name of every data file an erasure writes in place of a table's file holds. */
+    public static final String ERASURE_MARKER = "-erased-";
 
     private final Table table;
     private final Snapshot snapshot;
@@ -114,11 +116,11 @@ public final class TableState {
     }
 
     /**
-     * Whether a file is named as a compaction's or a repair's output: one the table does not list and never replaced was
-     * written by one cut short before its table commit.
+     * Whether a file is named as a compaction's, a repair's or an erasure's output: one the table does not list and never
+     * replaced was written by one cut short before its table commit.
      */
     public static boolean isMaintenanceOutput(String location) {
         String name = location.substring(location.lastIndexOf('/') + 1);
-        return name.startsWith(COMPACTED_PREFIX) || name.contains(REPAIR_MARKER);
+        return name.startsWith(COMPACTED_PREFIX) || name.contains(REPAIR_MARKER) || name.contains(ERASURE_MARKER);
     }
 }

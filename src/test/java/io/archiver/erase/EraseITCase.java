@@ -4,6 +4,7 @@ import io.archiver.archive.ArchiveFile;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.config.SinkLayout;
 import io.archiver.fs.MetadataObjects;
 import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
@@ -15,6 +16,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TableContents;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.fs.FileStatus;
@@ -22,6 +24,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,7 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * second erasure finds nothing, DuckDB finds none of the key's rows. An erasure cut short between two files is
  * reported by audit and finished by running it again. Next to a streaming job: files of its last commit erased while
  * it is stopped, the job resumed from its savepoint (which commits those files again) runs on, and the archive holds
- * every other record exactly once.
+ * every other record exactly once. With an Iceberg table, the files are swapped in one snapshot and the table (Iceberg's
+ * reader, DuckDB) and the folders equal the truth without the keys.
  */
 @SharedMiniCluster
 class EraseITCase {
@@ -109,7 +113,7 @@ class EraseITCase {
         String id = ErasureLog.newId(java.time.Instant.now());
         log.recordRequest(id, request, plan, ErasureLog.KeyLogging.PLAIN, null, java.time.Instant.now(), null);
         log.recordPositions(id, plan);
-        long first = eraser.rewrite(plan.files().get(0));
+        long first = eraser.apply(new ErasurePlan(List.of(plan.files().get(0)), List.of(), List.of()), id);
 
         Cli.Result audit = Cli.run(config, "audit");
         assertThat(audit.out()).as("audit of the erasure cut short").doesNotContain("Verdict: CLEAN")
@@ -162,6 +166,32 @@ class EraseITCase {
             s.cancel();
             ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
             assertThat(Cli.run(config, "audit").out()).as("audit after the resumed job").contains("Verdict: CLEAN");
+        }
+    }
+
+    @Test
+    void withATableTheErasedFilesAreSwappedInOneSnapshotAndTheTableAndFoldersEqualTheTruthWithoutTheKeys(@TempDir java.nio.file.Path catalogs)
+            throws Exception {
+        Map<String, String> settings = TableContents.jobSettings(catalogs.resolve("erase.db"), SinkLayout.PER_PARTITION);
+        try (FaultScenario s = FaultScenario.start("erase-table", 3_000, 1_000, settings)) {
+            ArchiverConfig config = s.config();
+            List<ArchiveRecord> truth = TableContents.drainIntoTable(s);
+            List<byte[]> keys = truth.stream().filter(r -> r.getKey() != null && r.getOffset() % 40 == 7).map(ArchiveRecord::getKey).toList();
+            java.nio.file.Path file = catalogs.resolve("keys.txt");
+            java.nio.file.Files.write(file, keys.stream().map(k -> new String(k, StandardCharsets.UTF_8)).toList());
+            Cli.Result erased = Cli.run(config, "erase", "--keys-file", file.toString(), "--apply", "--log-keys", "PLAIN");
+            assertThat(erased.code()).as(erased.out()).isZero();
+            assertThat(erased.out()).contains("Erased " + keys.size() + " records");
+
+            Set<String> gone = new HashSet<>();
+            keys.forEach(k -> gone.add(new String(k, StandardCharsets.UTF_8)));
+            List<ArchiveRecord> expected = truth.stream()
+                    .filter(r -> r.getKey() == null || !gone.contains(new String(r.getKey(), StandardCharsets.UTF_8))).toList();
+            TableContents.assertEqualsTruth(config, s.topic(), expected);
+            PayloadFormats formats = PayloadFormats.of(config);
+            ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, expected);
+            assertThat(TableContents.appendingJobs(config, s.topic())).as("jobs of the table's snapshots").contains("erase");
+            assertThat(Cli.run(config, "audit").out()).as("audit after the erasure").contains("Verdict: CLEAN");
         }
     }
 

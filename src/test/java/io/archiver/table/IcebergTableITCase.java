@@ -162,13 +162,15 @@ class IcebergTableITCase {
 
     /**
      * The catalog takes no commit (its database locked by another writer, as a catalog down would answer) until the job
-     * has failed on it twice: its table commits fail, the job restarts from its last checkpoint, again and again.
+     * has failed on it twice: its table commits fail, the job restarts from its last checkpoint, again and again. Records
+     * produced once it is locked make sure there is a commit to fail (the scenario's producer may be done by then).
      */
     private static void catalogLockedForAWhile(FaultScenario s, Path catalog) throws Exception {
         try (java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + catalog);
                 java.sql.Statement st = lock.createStatement()) {
             st.execute("BEGIN IMMEDIATE");
             long locked = System.currentTimeMillis();
+            TestRecords.produce(SharedStack.get().kafka().bootstrapServers(), s.topic(), FaultScenario.PARTITIONS, 1_000_000, 400);
             java.util.Set<Long> failures = new java.util.HashSet<>();
             Await.until("the job failing twice on the locked catalog", WAIT, () -> {
                 s.lastFailure().filter(f -> f.timestamp() > locked && f.cause().contains("SQLITE_BUSY")).ifPresent(f -> failures.add(f.timestamp()));

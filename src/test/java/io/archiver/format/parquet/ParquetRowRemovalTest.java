@@ -1,10 +1,14 @@
 package io.archiver.format.parquet;
 
 import io.archiver.archive.ArchiveFileReader;
+import io.archiver.config.PayloadFormat;
 import io.archiver.format.LocalPartFiles;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
+import io.archiver.registry.RegistryPayloads;
 
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -13,6 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +73,34 @@ class ParquetRowRemovalTest {
         metadataBefore.remove(SharedFilePartitions.KEY);
         metadataAfter.remove(SharedFilePartitions.KEY);
         assertThat(metadataAfter).isEqualTo(metadataBefore);
+    }
+
+    @Test
+    void typedColumnsOfTheOtherRowsStayAsTheyWereWithoutTheRegistry() throws Exception {
+        Schema card = TypedAvroColumnsTest.ORDER_V1.getField("payment").schema().getTypes().get(1);
+        List<ArchiveRecord> records = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            records.add(TypedAvroColumnsTest.record(i, i % 10 == 3 ? null : RegistryPayloads.encode(7, TypedAvroColumnsTest.ORDER_V1,
+                    TypedAvroColumnsTest.order(TypedAvroColumnsTest.ORDER_V1, i, "c" + i, "1.0" + i % 10, "PAID",
+                            i % 2 == 0 ? new GenericData.Record(card) : null))));
+        }
+        Path file = LocalPartFiles.write(dir.resolve("typed.parquet"), new EnvelopeParquetWriterFactory(
+                TypedColumnsFixture.builder(PayloadFormat.BYTES, PayloadFormat.AVRO, TypedAvroColumnsTest.REGISTRY)), records);
+        Path out = new Path(dir.resolve("typed-erased.parquet").toUri());
+        try (FSDataOutputStream stream = out.getFileSystem().create(out, FileSystem.WriteMode.NO_OVERWRITE)) {
+            ParquetFormat.INSTANCE.copyWithout(file, stream, Map.of(records.get(0).getPartition(), Set.of(4L, 5L, 29L)));
+        }
+
+        assertThat(TypedColumnsFixture.readBack(out)).as("the records, raw bytes included")
+                .containsExactlyElementsOf(records.stream().filter(r -> !Set.of(4L, 5L, 29L).contains(r.getOffset())).toList());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM read_parquet('" + out.getPath() + "')), (SELECT count(*) FROM ("
+                        + "SELECT * FROM read_parquet('" + file.getPath() + "') WHERE \"offset\" NOT IN (4, 5, 29) "
+                        + "EXCEPT SELECT * FROM read_parquet('" + out.getPath() + "')))")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(27);
+            assertThat(rs.getLong(2)).as("rows whose columns, typed ones included, differ from the original's").isZero();
+        }
     }
 
     private static ParquetMetadata footer(Path file) throws Exception {
