@@ -34,6 +34,7 @@ public final class BenchmarkSuite {
         benchmarks.put("restore", RestoreBenchmark::run);
         benchmarks.put("table-commit", TableCommitBenchmark::run);
         benchmarks.put("compaction", CompactionBenchmark::run);
+        benchmarks.put("erase", EraseBenchmark::run);
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         StringBuilder report = new StringBuilder();
