@@ -5,7 +5,6 @@ import io.archiver.record.EnvelopeFields;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.Path;
@@ -18,7 +17,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.Set;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -36,7 +34,7 @@ final class JsonLinesLineRemoval {
         long dropped = 0;
         long lineNumber = 0;
         try (InputStream raw = file.getFileSystem().open(file);
-                InputStream in = new BufferedInputStream(decompressing(raw, file.getName()), 64 * 1024);
+                InputStream in = new BufferedInputStream(JsonLinesReader.decompressing(raw, file.getName()), 64 * 1024);
                 OutputStream out = compressing(new KeptOpen(target), file.getName())) {
             ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
             int b;
@@ -92,16 +90,6 @@ final class JsonLinesLineRemoval {
             }
             return drop.getOrDefault(partition, Set.of()).contains(offset);
         }
-    }
-
-    private static InputStream decompressing(InputStream raw, String name) throws IOException {
-        if (name.endsWith(".gz")) {
-            return new GZIPInputStream(raw, 64 * 1024);
-        }
-        if (name.endsWith(".zst")) {
-            return new ZstdInputStreamNoFinalizer(raw);
-        }
-        return raw;
     }
 
     private static OutputStream compressing(OutputStream out, String name) throws IOException {

@@ -189,7 +189,8 @@ final class JsonLinesReader implements FormatReader {
         }
     }
 
-    private static InputStream decompressing(InputStream raw, String name) throws IOException {
+    /** {@code raw}, the bytes of a file named {@code name}, decompressed as its suffix says. */
+    static InputStream decompressing(InputStream raw, String name) throws IOException {
         if (name.endsWith(".gz")) {
             return new GZIPInputStream(raw, 64 * 1024);
         }
