@@ -158,7 +158,7 @@ class TableMaintenanceITCase {
         try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
             ArchiveTable table = catalog.table(topic);
             assertThat(table.table().currentSnapshot().sequenceNumber()).as("the table's commits (a metadata file each)")
-                    .isGreaterThan(3L * newest);
+                    .isGreaterThan(newest + 2L);
             Instant later = Instant.now().plus(TableExpiry.ORPHAN_MIN_AGE).plusSeconds(60);
             ArchiveListing folders = ArchiveFiles.listed(ArchiveRoot.of(config)).list();
             TableExpiry.Result expired = TableExpiry.expire(table, Duration.ZERO, 1, later, folders, false, pool);
