@@ -25,6 +25,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -52,7 +53,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * second erasure finds nothing, DuckDB finds none of the key's rows. An erasure cut short between two files is
  * reported by audit and finished by running it again. Next to a streaming job: files of its last commit erased while
  * it is stopped, the job resumed from its savepoint (which commits those files again) runs on, and the archive holds
- * every other record exactly once. With an Iceberg table, the files are swapped in one snapshot and the table (Iceberg's
+ * every other record exactly once; an erasure while the job archives the same partitions, then a TaskManager kill,
+ * loses and doubles nothing. With an Iceberg table, the files are swapped in one snapshot and the table (Iceberg's
  * reader, DuckDB) and the folders equal the truth without the keys.
  */
 @SharedMiniCluster
@@ -133,40 +135,72 @@ class EraseITCase {
             String savepoint = s.stopWithSavepoint();
             // keys of each partition's newest records: in the files the savepoint's last commit named, which the resumed
             // job commits again
-            Map<Integer, java.util.TreeMap<Long, byte[]>> newest = new java.util.TreeMap<>();
-            for (ArchiveRecord r : ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config))) {
-                if (r.getKey() != null) {
-                    java.util.TreeMap<Long, byte[]> ofPartition = newest.computeIfAbsent(r.getPartition(), p -> new java.util.TreeMap<>());
-                    ofPartition.put(r.getOffset(), r.getKey());
-                    if (ofPartition.size() > 5) {
-                        ofPartition.pollFirstEntry();
-                    }
-                }
-            }
-            List<byte[]> keys = new ArrayList<>();
-            newest.values().forEach(ofPartition -> keys.addAll(ofPartition.values()));
-            assertThat(keys).as("keys of the last commit's records").isNotEmpty();
-            java.nio.file.Path file = java.nio.file.Files.createTempFile("keys", ".txt");
-            java.nio.file.Files.write(file, keys.stream().map(k -> "base64:" + Base64.getEncoder().encodeToString(k)).toList());
-            Cli.Result erased = Cli.run(config, "erase", "--keys-file", file.toString(), "--apply", "--log-keys", "PLAIN");
-            assertThat(erased.code()).as(erased.out()).isZero();
-            assertThat(erased.out()).contains("Erased " + keys.size() + " records");
+            List<byte[]> keys = eraseNewestKeys(config);
 
             CapturedLogs logs = CapturedLogs.start();
             s.resume(savepoint, Map.of());
             s.awaitProducerDone();
             List<ArchiveRecord> truth = KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar());
-            Set<String> erasedKeys = new HashSet<>();
-            keys.forEach(k -> erasedKeys.add(Arrays.toString(k)));
-            List<ArchiveRecord> expected = truth.stream().filter(r -> r.getKey() == null || !erasedKeys.contains(Arrays.toString(r.getKey()))).toList();
+            List<ArchiveRecord> expected = without(truth, keys);
             s.awaitArchived(expected.size());
-            assertThat(logs.containing("rewritten by an erasure since")).as("files of the savepoint's commit found erased").isNotEmpty();
+            // whether the savepoint's last commit held files the erasure rewrote depends on when the savepoint was taken (a
+            // commit may hold only records of aborted transactions): said, not asserted; the run below must hold either way
+            System.out.println("Files of the savepoint's commit found erased: " + logs.containing("rewritten by an erasure since").size());
             logs.close();
             assertThat(s.lastFailure()).as("a failure of the resumed job").isEmpty();
             s.cancel();
             ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
             assertThat(Cli.run(config, "audit").out()).as("audit after the resumed job").contains("Verdict: CLEAN");
         }
+    }
+
+    @Test
+    @ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+    void anErasureWhileTheJobArchivesTheSamePartitionsLosesAndDoublesNothingThroughAKillAfterIt() throws Exception {
+        try (FaultScenario s = FaultScenario.start("erase-running", 8_000, 1_000, Map.of())) {
+            ArchiverConfig config = s.config();
+            s.awaitArchived(3_000);
+            List<byte[]> keys = eraseNewestKeys(config);
+            // the TaskManagers' replacements restore the last checkpoint, whose files the job commits again
+            SharedStack.get().killAndReplaceTaskManagers();
+            s.awaitProducerDone();
+            List<ArchiveRecord> expected = without(
+                    KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar()), keys);
+            s.awaitArchived(expected.size());
+            s.cancel();
+            ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
+            assertThat(Cli.run(config, "audit").out()).as("audit after the job").contains("Verdict: CLEAN");
+        }
+    }
+
+    /** Erases the keys of each partition's 5 newest archived records (each key's only record); returns the keys. */
+    private static List<byte[]> eraseNewestKeys(ArchiverConfig config) throws Exception {
+        Map<Integer, java.util.TreeMap<Long, byte[]>> newest = new java.util.TreeMap<>();
+        for (ArchiveRecord r : ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config))) {
+            if (r.getKey() != null) {
+                java.util.TreeMap<Long, byte[]> ofPartition = newest.computeIfAbsent(r.getPartition(), p -> new java.util.TreeMap<>());
+                ofPartition.put(r.getOffset(), r.getKey());
+                if (ofPartition.size() > 5) {
+                    ofPartition.pollFirstEntry();
+                }
+            }
+        }
+        List<byte[]> keys = new ArrayList<>();
+        newest.values().forEach(ofPartition -> keys.addAll(ofPartition.values()));
+        assertThat(keys).as("keys of the newest records").isNotEmpty();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("keys", ".txt");
+        java.nio.file.Files.write(file, keys.stream().map(k -> "base64:" + Base64.getEncoder().encodeToString(k)).toList());
+        Cli.Result erased = Cli.run(config, "erase", "--keys-file", file.toString(), "--apply", "--log-keys", "PLAIN");
+        assertThat(erased.code()).as(erased.out()).isZero();
+        assertThat(erased.out()).contains("Erased " + keys.size() + " records");
+        return keys;
+    }
+
+    /** {@code records} but those whose key is one of {@code keys}. */
+    private static List<ArchiveRecord> without(List<ArchiveRecord> records, List<byte[]> keys) {
+        Set<String> erased = new HashSet<>();
+        keys.forEach(k -> erased.add(Arrays.toString(k)));
+        return records.stream().filter(r -> r.getKey() == null || !erased.contains(Arrays.toString(r.getKey()))).toList();
     }
 
     @Test
