@@ -78,6 +78,12 @@ public final class ArchiveLayout {
         return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
+    /** The topic of a data file of either layout: its partition folder's topic, or its topic folder's for a shared file. */
+    public static Optional<String> topicOf(String path) {
+        Optional<TopicPartitionDir> tp = partitionOf(path);
+        return tp.isPresent() ? Optional.of(tp.get().topic()) : sharedFileTopic(path);
+    }
+
     /** The (topic, partition) a path inside the archive belongs to, if it follows the per-partition layout. */
     public static Optional<TopicPartitionDir> partitionOf(String path) {
         Matcher m = PARTITION_DIR.matcher(path);

@@ -122,7 +122,7 @@ public final class ArchiveEraser {
             Map<String, TableState> states = new TreeMap<>();
             for (String file : new ErasureLog(root).rewrittenFiles()) {
                 Path path = new Path(file);
-                Optional<String> topic = topicOf(path);
+                Optional<String> topic = ArchiveLayout.topicOf(path.toUri().getPath());
                 if (topic.isEmpty() || !path.getFileSystem().exists(path) || !catalog.exists(topic.get())) {
                     continue;
                 }
@@ -203,11 +203,5 @@ public final class ArchiveEraser {
         String suffix = FileFormats.ofFile(name).orElseThrow().suffixes().stream().filter(name::endsWith)
                 .max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
         return new Path(file.getParent(), config.get(SINK_PART_PREFIX) + TableState.ERASURE_MARKER + UUID.randomUUID() + "-0" + suffix);
-    }
-
-    private static Optional<String> topicOf(Path file) {
-        String path = file.toUri().getPath();
-        Optional<ArchiveLayout.TopicPartitionDir> tp = ArchiveLayout.partitionOf(path);
-        return tp.isPresent() ? Optional.of(tp.get().topic()) : ArchiveLayout.sharedFileTopic(path);
     }
 }

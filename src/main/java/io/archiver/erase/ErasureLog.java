@@ -70,28 +70,24 @@ public final class ErasureLog {
 
     /** Writes the positions of the records {@code plan} erases into the erasure log, one file per partition. */
     public void recordPositions(String id, ErasurePlan plan) throws IOException {
-        Map<String, NavigableMap<Long, Long>> byPartition = new TreeMap<>();
-        Map<String, String[]> topicPartitions = new TreeMap<>();
+        // topic to partition to offset to timestamp: a file of the log per partition, in offset order
+        Map<String, Map<Integer, NavigableMap<Long, Long>>> byPartition = new TreeMap<>();
         for (ErasurePlan.FileErasure f : plan.files()) {
-            f.records().forEach((p, r) -> {
-                String tp = f.topic() + "-" + p;
-                byPartition.computeIfAbsent(tp, k -> new TreeMap<>()).putAll(r);
-                topicPartitions.put(tp, new String[] {f.topic(), Integer.toString(p)});
-            });
+            f.records().forEach((p, r) -> byPartition.computeIfAbsent(f.topic(), t -> new TreeMap<>()).computeIfAbsent(p, k -> new TreeMap<>()).putAll(r));
         }
         BulkWriter.Factory<ArchiveRecord> factory = RejectedRecords.writer();
-        for (Map.Entry<String, NavigableMap<Long, Long>> e : byPartition.entrySet()) {
-            String topic = topicPartitions.get(e.getKey())[0];
-            int partition = Integer.parseInt(topicPartitions.get(e.getKey())[1]);
-            Path file = new Path(root.erasureLog(), "topic=" + topic + "/partition=" + partition + "/erasure-" + id + RejectedRecords.suffix());
-            try (FSDataOutputStream out = file.getFileSystem().create(file, FileSystem.WriteMode.OVERWRITE)) {
-                BulkWriter<ArchiveRecord> writer = factory.create(out);
-                for (Map.Entry<Long, Long> r : e.getValue().entrySet()) {
-                    writer.addElement(DeadLetter.skipped(
-                            new ArchiveRecord(topic, partition, r.getKey(), r.getValue(), "CreateTime", null, null, new String[0], new byte[0][]),
-                            "erasure " + id));
+        for (Map.Entry<String, Map<Integer, NavigableMap<Long, Long>>> topic : byPartition.entrySet()) {
+            for (Map.Entry<Integer, NavigableMap<Long, Long>> partition : topic.getValue().entrySet()) {
+                Path file = new Path(root.erasureLog(), "topic=" + topic.getKey() + "/partition=" + partition.getKey() + "/erasure-" + id
+                        + RejectedRecords.suffix());
+                try (FSDataOutputStream out = file.getFileSystem().create(file, FileSystem.WriteMode.OVERWRITE)) {
+                    BulkWriter<ArchiveRecord> writer = factory.create(out);
+                    for (Map.Entry<Long, Long> r : partition.getValue().entrySet()) {
+                        writer.addElement(DeadLetter.skipped(new ArchiveRecord(topic.getKey(), partition.getKey(), r.getKey(), r.getValue(),
+                                "CreateTime", null, null, new String[0], new byte[0][]), "erasure " + id));
+                    }
+                    writer.finish();
                 }
-                writer.finish();
             }
         }
     }

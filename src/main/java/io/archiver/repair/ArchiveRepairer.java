@@ -234,12 +234,7 @@ public final class ArchiveRepairer {
     }
 
     private static String topicOf(Path file) throws IOException {
-        String path = file.toUri().getPath();
-        Optional<ArchiveLayout.TopicPartitionDir> tp = ArchiveLayout.partitionOf(path);
-        if (tp.isPresent()) {
-            return tp.get().topic();
-        }
-        return ArchiveLayout.sharedFileTopic(path).orElseThrow(() -> new IOException("No topic folder in " + file));
+        return ArchiveLayout.topicOf(file.toUri().getPath()).orElseThrow(() -> new IOException("No topic folder in " + file));
     }
 
     private static void renew(ArchiveLease lease) throws IOException {
