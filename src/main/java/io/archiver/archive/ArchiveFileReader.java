@@ -10,6 +10,7 @@ import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,11 @@ public final class ArchiveFileReader {
     /** {@link #read}, of {@code partition}'s records only: a file of the per-topic layout holds many partitions. */
     public void readPartition(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
         reader(file).read(file, partition, sink);
+    }
+
+    /** {@link FormatReader#readKeys}: the records that may have one of {@code keys}, reading no more of the file than the format must. */
+    public void readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
+        reader(file).readKeys(file, keys, beforeMillis, sink);
     }
 
     /** Number of records in a file: from its metadata where the format has it, else by reading. */

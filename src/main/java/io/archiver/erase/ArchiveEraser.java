@@ -87,7 +87,7 @@ public final class ArchiveEraser {
             return;
         }
         Map<Integer, NavigableMap<Long, Long>> records = new TreeMap<>();
-        reader.read(file.path(), r -> {
+        reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
             if (request.selects(r)) {
                 records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
             }

@@ -43,6 +43,11 @@ public final class ErasureRequest {
         return before;
     }
 
+    /** {@link #before()} in epoch milliseconds; {@link Long#MAX_VALUE} for any time. */
+    public long beforeMillis() {
+        return before == null ? Long.MAX_VALUE : before.toEpochMilli();
+    }
+
     /** Whether {@code topic} is one the request covers. */
     public boolean covers(String topic) {
         return topics.isEmpty() || topics.contains(topic);
@@ -51,7 +56,7 @@ public final class ErasureRequest {
     /** Whether {@code record} is one to erase. */
     public boolean selects(ArchiveRecord record) {
         return record.getKey() != null && covers(record.getTopic())
-                && (before == null || record.getTimestamp() < before.toEpochMilli())
+                && record.getTimestamp() < beforeMillis()
                 && keySet.contains(ByteBuffer.wrap(record.getKey()));
     }
 }

@@ -5,6 +5,7 @@ import io.archiver.record.ArchiveRecord;
 import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -20,6 +21,16 @@ public interface FormatReader {
 
     /** Every record of {@code partition} (or {@link #ALL_PARTITIONS}) in {@code file}, in file order. */
     void read(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException;
+
+    /**
+     * The records of {@code file} that may have one of {@code keys} (a key's bytes as Kafka holds them) as their key and a
+     * timestamp before {@code beforeMillis} ({@link Long#MAX_VALUE}: any): a superset, in file order, the caller selects.
+     * The default reads every record; a format that indexes keys (Parquet's Bloom filters and statistics) reads only the
+     * parts of the file that may hold them.
+     */
+    default void readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
+        read(file, ALL_PARTITIONS, sink);
+    }
 
     /** The offset of every record of {@code partition} (or {@link #ALL_PARTITIONS}) in {@code file}, in file order. */
     default void offsets(Path file, int partition, LongConsumer sink) throws IOException {

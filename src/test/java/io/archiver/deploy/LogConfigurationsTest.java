@@ -62,7 +62,10 @@ class LogConfigurationsTest {
                     "Error while processing checkpoint acknowledgement message"),
             List.of("org.apache.flink.runtime.rpc.RpcEndpoint$MainThreadExecutor",
                     "The scheduled executor service is shutdown and ignores the command org.apache.flink.runtime.heartbeat.DefaultHeartbeatMonitor@4543bddd",
-                    "Could not run the command"));
+                    "Could not run the command"),
+            List.of("org.apache.parquet.column.values.bloomfilter.AdaptiveBlockSplitBloomFilter",
+                    "The number of distinct values in [key] is approximately 1000, the optimal bloom filter can accept 1500 distinct values, byte size is 2048.",
+                    "the read bloom filter size is wrong, size is -1"));
 
     @Test
     void theFiltersDropFlinksFalseWarningsAndKeepEveryOtherWarningOfTheirLoggers(@TempDir Path dir) throws Exception {

@@ -20,6 +20,7 @@ import org.apache.parquet.io.OutputFile;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.util.List;
 
 /** Creates the Parquet writer of one part file; ships only formats, codec, zstd level and sizes. */
 public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecord> {
@@ -36,6 +37,7 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     private final long rowGroupSize;
     private final int pageSize;
     private DecodedPayloadBytes decodedPayloadBytes = ParquetOptions.SINK_PARQUET_DECODED_PAYLOAD_BYTES.defaultValue();
+    private List<String> bloomFilterColumns = List.of();
     private transient CompressionCodecFactory codecs;
     private transient RecyclingHeapAllocator allocator;
     private transient Configuration hadoop;
@@ -61,6 +63,17 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
     @Override
     public ParquetWriter<ArchiveRecord> createWriter(OutputFile out) throws IOException {
         return createWriter(out, FileSchemas.NONE, true);
+    }
+
+    /** The columns whose Bloom filters files carry ({@code sink.parquet.bloom-filter-columns}); none by default. */
+    public EnvelopeParquetBuilder bloomFilters(List<String> columns) {
+        this.bloomFilterColumns = List.copyOf(columns);
+        return this;
+    }
+
+    /** Heap an open file holds for its Bloom filters while it writes a row group. */
+    long bloomFilterHeap() {
+        return BloomFilters.heap(bloomFilterColumns);
     }
 
     /** A writer whose files have the decoded columns of {@code file}'s reader schemas. */
@@ -119,7 +132,8 @@ public final class EnvelopeParquetBuilder implements ParquetBuilder<ArchiveRecor
         // No min/max statistics for values and header values: opaque bytes no query filters on by range, and
         // comparing each value with its column's bounds was 7 % of the writer's time; their null counts go
         // with them. Keys, offsets, timestamps, partitions keep theirs (readers skip row groups by them).
-        return new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, ours)
+        Builder builder = new Builder(out, formats, file, file == FileSchemas.NONE ? null : decodedPayloads(), decodedPayloadBytes, ours);
+        return BloomFilters.enable(builder, bloomFilterColumns)
                 .withDictionaryEncoding(false)
                 .withDictionaryEncoding(HEADER_KEY_PATH, true)
                 .withStatisticsEnabled(EnvelopeFields.VALUE, false)

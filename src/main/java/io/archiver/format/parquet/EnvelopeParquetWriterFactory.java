@@ -40,18 +40,19 @@ public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<Ar
 
     @Override
     public BulkWriter<ArchiveRecord> create(FSDataOutputStream out) throws IOException {
-        return builder.typed() ? new TypedWriter(out) : new Writer(builder.createWriter(new PartFileOutput(out)), out);
+        return builder.typed() ? new TypedWriter(out) : new Writer(builder.createWriter(new PartFileOutput(out)), out, builder.bloomFilterHeap());
     }
 
     private static class Writer implements BufferingBulkWriter<ArchiveRecord> {
         ParquetWriter<ArchiveRecord> parquet;
         final FSDataOutputStream out;
-        /** The heap of the file's columns beyond the envelope's (typed files). */
+        /** The heap of the file's columns beyond the envelope's (typed files) and of its Bloom filters. */
         long columnsHeap;
 
-        Writer(ParquetWriter<ArchiveRecord> parquet, FSDataOutputStream out) {
+        Writer(ParquetWriter<ArchiveRecord> parquet, FSDataOutputStream out, long bloomFilterHeap) {
             this.parquet = parquet;
             this.out = out;
+            this.columnsHeap = bloomFilterHeap;
         }
 
         @Override
@@ -91,7 +92,7 @@ public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<Ar
         private FileSchemas schemas;
 
         TypedWriter(FSDataOutputStream out) {
-            super(null, out);
+            super(null, out, builder.bloomFilterHeap());
         }
 
         @Override
@@ -104,7 +105,7 @@ public final class EnvelopeParquetWriterFactory implements BulkWriter.Factory<Ar
             if (parquet == null) {
                 schemas = builder.schemas().choose(record);
                 parquet = builder.createWriter(new PartFileOutput(out), schemas);
-                columnsHeap = TYPED_COLUMN_HEAP * builder.typedColumns(schemas);
+                columnsHeap += TYPED_COLUMN_HEAP * builder.typedColumns(schemas);
             }
             super.addElement(record);
         }

@@ -181,7 +181,7 @@ public final class GroupedParquetWriterFactory implements BulkWriter.Factory<Arc
                 file = new ParquetFileWriter(new PartFileOutput(out), meta.getSchema(), ParquetFileWriter.Mode.CREATE, 0, 0);
                 file.start();
             }
-            file.appendFile(group);
+            RowGroupCopy.append(file, group);
         }
 
         /** Ends the last group and writes the footer: the writers' key-value metadata and {@code extra}. */

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * decoded or encoded again, so every record keeps its bytes, envelope and typed columns), their footers' key-value
  * metadata kept, and of files of the per-topic layout the partitions' offsets ({@link SharedFilePartitions}) merged.
  * Files can be one file when they have the same schema and the same metadata but those offsets ({@link #sameKind}).
- * Column and offset indexes and bloom filters of the inputs are not carried over.
+ * Their Bloom filters are carried over, their column and offset indexes not ({@link RowGroupCopy}).
  */
 public final class ParquetConcatenation {
 
@@ -51,7 +51,7 @@ public final class ParquetConcatenation {
             if (!kind.equals(sameKind(in.footer()))) {
                 throw new IOException(in.path() + " has another schema or metadata than " + inputs.get(0).path() + ": not one file");
             }
-            file.appendFile(new FlinkInputFile(in.path().getFileSystem(), in.path(), in.size()));
+            RowGroupCopy.append(file, new FlinkInputFile(in.path().getFileSystem(), in.path(), in.size()));
             records += in.footer().getBlocks().stream().mapToLong(b -> b.getRowCount()).sum();
             if (shared) {
                 ParquetFooters.sharedFilePartitions(in.footer()).forEach((p, r) -> ranges.merge(p, r.clone(),

@@ -85,7 +85,8 @@ public final class ParquetFormat implements FileFormat {
                 config.get(SINK_PARQUET_ZSTD_LEVEL),
                 config.get(SINK_PARQUET_ROW_GROUP_SIZE).getBytes(),
                 (int) config.get(SINK_PARQUET_PAGE_SIZE).getBytes())
-                .decodedPayloadBytes(config.get(SINK_PARQUET_DECODED_PAYLOAD_BYTES));
+                .decodedPayloadBytes(config.get(SINK_PARQUET_DECODED_PAYLOAD_BYTES))
+                .bloomFilters(ParquetOptions.bloomFilterColumns(config));
         return layout == SinkLayout.PER_TOPIC
                 ? new GroupedParquetWriterFactory(parquet)
                 : new EnvelopeParquetWriterFactory(parquet);

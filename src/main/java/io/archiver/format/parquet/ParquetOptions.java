@@ -1,15 +1,17 @@
 package io.archiver.format.parquet;
 
 import io.archiver.config.ArchiverConfig;
+import io.archiver.record.EnvelopeFields;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-/** The options of Parquet files ({@code sink.parquet.*}): compression, sizes, memory, what typed files keep of their payloads. */
+/** The options of Parquet files ({@code sink.parquet.*}): compression, sizes, memory, what typed files keep of their payloads, Bloom filters. */
 public final class ParquetOptions {
 
     public static final ConfigOption<ParquetCompression> SINK_PARQUET_COMPRESSION =
@@ -63,6 +65,17 @@ public final class ParquetOptions {
                             + "column is null (about half the bytes of keep, and faster: see docs/schemas.md). keep: the exact bytes "
                             + "of every payload in the key or value column, beside the columns, for readers of the raw bytes.");
 
+    public static final ConfigOption<String> SINK_PARQUET_BLOOM_FILTER_COLUMNS =
+            key("sink.parquet.bloom-filter-columns")
+                    .stringType()
+                    .defaultValue(EnvelopeFields.KEY)
+                    .withDescription("Comma-separated columns whose Parquet Bloom filters each row group carries: key, and typed columns "
+                            + "of decoded payloads by their path (value_decoded.customer_id). An erasure (erase) then reads the footers "
+                            + "and filters and only the row groups that may hold what it erases; query engines (DuckDB, Spark, Trino) "
+                            + "skip row groups by them on equality filters. Each filter is sized to its row group's distinct values "
+                            + "(about 1.2 bytes each, 1 % false positives, at most " + BloomFilters.MAX_KB + " KB); an open file of the "
+                            + "per-partition layout holds " + BloomFilters.HEAP_KB + " KB of heap per column for them. Empty: no Bloom filters.");
+
     /** Every option of this format, in the order of the configuration reference. */
     static final List<ConfigOption<?>> ALL = List.of(
             SINK_PARQUET_COMPRESSION,
@@ -70,7 +83,8 @@ public final class ParquetOptions {
             SINK_PARQUET_ROW_GROUP_SIZE,
             SINK_PARQUET_PAGE_SIZE,
             SINK_PARQUET_BUFFER_MEMORY,
-            SINK_PARQUET_DECODED_PAYLOAD_BYTES);
+            SINK_PARQUET_DECODED_PAYLOAD_BYTES,
+            SINK_PARQUET_BLOOM_FILTER_COLUMNS);
 
     /** Fails on Parquet sizes and compression levels out of range. */
     static void validate(ArchiverConfig config) {
@@ -79,6 +93,16 @@ public final class ParquetOptions {
         long buffers = config.get(SINK_PARQUET_BUFFER_MEMORY).getBytes();
         config.positive(SINK_PARQUET_BUFFER_MEMORY, buffers == 0 || buffers >= MemorySize.parse("1mb").getBytes(), "0 (no bound) or at least 1 mb");
         config.zstdLevel(SINK_PARQUET_ZSTD_LEVEL);
+        for (String column : bloomFilterColumns(config)) {
+            config.positive(SINK_PARQUET_BLOOM_FILTER_COLUMNS, BloomFilters.takes(column),
+                    "key, value, or typed columns by their path (key_decoded.<field>, value_decoded.<field>), comma-separated; '"
+                            + column + "' is none of them");
+        }
+    }
+
+    /** The columns of {@code sink.parquet.bloom-filter-columns}. */
+    public static List<String> bloomFilterColumns(ArchiverConfig config) {
+        return Arrays.stream(config.get(SINK_PARQUET_BLOOM_FILTER_COLUMNS).split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
     }
 
     private ParquetOptions() {}

@@ -9,13 +9,18 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.io.api.Binary;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -24,8 +29,8 @@ import static io.archiver.record.EnvelopeFields.*;
 /**
  * Reads Parquet archive files: records, or only the columns asked for (offsets), or the footer alone (counts, offset
  * statistics, a shared file's partitions). Payloads are raw bytes whatever the payload format, rebuilt from their typed
- * columns where the file left them out. A partition's records are read through Parquet's filter, so row groups whose
- * statistics exclude it are skipped.
+ * columns where the file left them out. A partition's records, and the records of some keys, are read through Parquet's
+ * filter, so row groups whose statistics (and, for keys, Bloom filters) exclude them are skipped.
  */
 final class ParquetRecords implements FormatReader {
 
@@ -38,10 +43,46 @@ final class ParquetRecords implements FormatReader {
     /** Payloads left out of the file where its typed columns rebuild them ({@code sink.parquet.decoded-payload-bytes: rebuild}) are rebuilt. */
     @Override
     public void read(Path file, int partition, Consumer<ArchiveRecord> sink) throws IOException {
-        try (ParquetReader<ArchiveRecord> reader = rows(file, partition, null, new ArchiveRecordReadSupport())) {
+        try (ParquetReader<ArchiveRecord> reader = rows(file, partition(partition), null, new ArchiveRecordReadSupport())) {
             for (ArchiveRecord r = reader.read(); r != null; r = reader.read()) {
                 sink.accept(r);
             }
+        }
+    }
+
+    /**
+     * Through Parquet's filter of the key column (and the timestamp's): a row group whose Bloom filter, statistics or
+     * page indexes rule every key out is not read. A file whose keys may be rebuilt from typed columns (a null key column)
+     * is read whole but for the time.
+     */
+    @Override
+    public void readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
+        try (ParquetReader<ArchiveRecord> reader = rows(file, keyFilter(file, keys, beforeMillis), null, new ArchiveRecordReadSupport())) {
+            for (ArchiveRecord r = reader.read(); r != null; r = reader.read()) {
+                sink.accept(r);
+            }
+        }
+    }
+
+    /** The filter of {@link #readKeys}: the key column's values among {@code keys} (unless rebuilt), timestamps before the time. */
+    static FilterCompat.Filter keyFilter(Path file, Collection<byte[]> keys, long beforeMillis) throws IOException {
+        FilterPredicate filter = null;
+        if (!keysRebuilt(file)) {
+            Set<Binary> values = new HashSet<>();
+            keys.forEach(k -> values.add(Binary.fromConstantByteArray(k)));
+            filter = FilterApi.in(FilterApi.binaryColumn(KEY), values);
+        }
+        if (beforeMillis != Long.MAX_VALUE) {
+            FilterPredicate time = FilterApi.lt(FilterApi.longColumn(TIMESTAMP), beforeMillis);
+            filter = filter == null ? time : FilterApi.and(filter, time);
+        }
+        return filter == null ? FilterCompat.NOOP : FilterCompat.get(filter);
+    }
+
+    /** Whether {@code file}'s keys may be rebuilt from typed columns: its key column is then null for them. */
+    private static boolean keysRebuilt(Path file) throws IOException {
+        try (ParquetFileReader reader = footer(file)) {
+            return reader.getFooter().getFileMetaData().getSchema().containsField(KEY_DECODED);
         }
     }
 
@@ -50,7 +91,7 @@ final class ParquetRecords implements FormatReader {
     public void offsets(Path file, int partition, LongConsumer sink) throws IOException {
         Configuration conf = new Configuration(false);
         conf.set(ReadSupport.PARQUET_READ_SCHEMA, partition == ALL_PARTITIONS ? OFFSET_ONLY : PARTITION_AND_OFFSET);
-        try (ParquetReader<Group> reader = rows(file, partition, conf, new GroupReadSupport())) {
+        try (ParquetReader<Group> reader = rows(file, partition(partition), conf, new GroupReadSupport())) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
                 sink.accept(g.getLong(OFFSET, 0));
             }
@@ -87,8 +128,13 @@ final class ParquetRecords implements FormatReader {
         return new FlinkInputFile(fs, file, fs.getFileStatus(file).getLen());
     }
 
-    /** A row reader of {@code file}, of {@code partition}'s rows (by row group statistics, then row by row). */
-    private static <T> ParquetReader<T> rows(Path file, int partition, Configuration conf, ReadSupport<T> readSupport) throws IOException {
+    /** The filter of {@code partition}'s rows (by row group statistics, then row by row). */
+    private static FilterCompat.Filter partition(int partition) {
+        return partition == ALL_PARTITIONS ? FilterCompat.NOOP : FilterCompat.get(FilterApi.eq(FilterApi.intColumn(PARTITION), partition));
+    }
+
+    /** A row reader of {@code file}'s rows that pass {@code filter}. */
+    private static <T> ParquetReader<T> rows(Path file, FilterCompat.Filter filter, Configuration conf, ReadSupport<T> readSupport) throws IOException {
         ParquetReader.Builder<T> builder = new ParquetReader.Builder<T>(input(file)) {
             @Override
             protected ReadSupport<T> getReadSupport() {
@@ -98,9 +144,6 @@ final class ParquetRecords implements FormatReader {
         if (conf != null) {
             builder = builder.withConf(conf);
         }
-        return builder.withFilter(partition == ALL_PARTITIONS
-                        ? FilterCompat.NOOP
-                        : FilterCompat.get(FilterApi.eq(FilterApi.intColumn(PARTITION), partition)))
-                .build();
+        return builder.withFilter(filter).build();
     }
 }

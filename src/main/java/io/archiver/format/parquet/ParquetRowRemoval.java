@@ -15,6 +15,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.example.data.GroupWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
@@ -24,14 +25,17 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Writes a Parquet file of the archive anew without some of its rows: the rows are read as Parquet's own records of
  * the file's schema (every column, the typed ones too, as stored: nothing is decoded from the payloads again) and the
- * others written in their order with the same schema, codec and key-value metadata; of a file of the per-topic layout
+ * others written in their order with the same schema, codec, dictionary-encoded columns and key-value metadata, and Bloom
+ * filters built anew for the columns that had them; of a file of the per-topic layout
  * the partitions' record counts ({@link SharedFilePartitions}) drop by what was left out, their offset ranges stay
  * (the records left out are accounted for where they were left out, e.g. the erasure log).
  */
@@ -46,7 +50,14 @@ final class ParquetRowRemoval {
             ParquetMetadata footer = reader.getFooter();
             MessageType schema = footer.getFileMetaData().getSchema();
             RowsWriteSupport rows = new RowsWriteSupport(schema, footer.getFileMetaData().getKeyValueMetaData());
-            try (ParquetWriter<Group> writer = new Builder(new PartFileOutput(out), rows)
+            // filters anew for the columns that had them: the old ones would still answer for the records left out
+            Builder builder = BloomFilters.enable(new Builder(new PartFileOutput(out), rows), List.copyOf(BloomFilters.columnsWithFilters(footer)));
+            // dictionaries where the file had them (Parquet writes no Bloom filter for a column chunk of dictionary pages only)
+            builder.withDictionaryEncoding(false);
+            for (String column : dictionaryColumns(footer)) {
+                builder.withDictionaryEncoding(column, true);
+            }
+            try (ParquetWriter<Group> writer = builder
                     .withConf(new Configuration(false))
                     .withCompressionCodec(codec(footer))
                     .withWriteMode(ParquetFileWriter.Mode.CREATE)
@@ -68,6 +79,19 @@ final class ParquetRowRemoval {
             }
             return rows.dropped;
         }
+    }
+
+    /** The columns (dot paths) with a dictionary page in some row group of the file. */
+    private static Set<String> dictionaryColumns(ParquetMetadata footer) {
+        Set<String> columns = new TreeSet<>();
+        for (BlockMetaData block : footer.getBlocks()) {
+            for (ColumnChunkMetaData chunk : block.getColumns()) {
+                if (chunk.hasDictionaryPage()) {
+                    columns.add(chunk.getPath().toDotString());
+                }
+            }
+        }
+        return columns;
     }
 
     /** The codec of the file's first column chunk (the archive's files use one codec throughout). */
