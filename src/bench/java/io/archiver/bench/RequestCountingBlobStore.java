@@ -39,6 +39,8 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
     final AtomicLong puts = new AtomicLong();
     /** Starting, uploading a part of and completing multipart uploads. */
     final AtomicLong multipart = new AtomicLong();
+    /** Bytes of objects the server read out for GET requests (what it sent, or began to send before the client closed). */
+    final AtomicLong getBytes = new AtomicLong();
     /** Single and multi-object deletes, one request each. */
     final AtomicLong deletes = new AtomicLong();
 
@@ -73,7 +75,29 @@ final class RequestCountingBlobStore extends ForwardingBlobStore {
     @Override
     public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
         answer(gets);
-        return super.getBlob(request);
+        ResponseInputStream<GetObjectResponse> blob = super.getBlob(request);
+        if (blob == null) {
+            return null;
+        }
+        return new ResponseInputStream<>(blob.response(), new java.io.FilterInputStream(blob) {
+            @Override
+            public int read() throws java.io.IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    getBytes.incrementAndGet();
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buffer, int off, int len) throws java.io.IOException {
+                int n = super.read(buffer, off, len);
+                if (n > 0) {
+                    getBytes.addAndGet(n);
+                }
+                return n;
+            }
+        });
     }
 
     @Override

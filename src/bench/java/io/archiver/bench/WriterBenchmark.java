@@ -93,6 +93,7 @@ public final class WriterBenchmark {
         settings.put("jsonl gzip level 1", Map.of("sink.format", "jsonl", "sink.jsonl.compression", "gzip", "sink.jsonl.gzip-level", "1"));
         settings.put("parquet snappy", Map.of("sink.format", "parquet", "sink.parquet.compression", "snappy"));
         settings.put("parquet zstd", Map.of("sink.format", "parquet"));
+        settings.put("parquet zstd, key filter", Map.of("sink.format", "parquet", "sink.parquet.bloom-filter-columns", "key"));
         settings.put("parquet zstd level 3", Map.of("sink.format", "parquet", "sink.parquet.zstd-level", "3"));
         Map<String, BulkWriter.Factory<ArchiveRecord>> variants = new LinkedHashMap<>();
         settings.forEach((name, s) -> {

@@ -48,9 +48,12 @@ public final class ArchiveFileReader {
         reader(file).read(file, partition, sink);
     }
 
-    /** {@link FormatReader#readKeys}: the records that may have one of {@code keys}, reading no more of the file than the format must. */
-    public void readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
-        reader(file).readKeys(file, keys, beforeMillis, sink);
+    /**
+     * {@link FormatReader#readKeys}: the records that may have one of {@code keys}, reading no more of the file than the
+     * format must; returns whether an index of keys narrowed the read.
+     */
+    public boolean readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
+        return reader(file).readKeys(file, keys, beforeMillis, sink);
     }
 
     /** Number of records in a file: from its metadata where the format has it, else by reading. */

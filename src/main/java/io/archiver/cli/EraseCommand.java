@@ -8,6 +8,7 @@ import io.archiver.erase.ArchiveEraser;
 import io.archiver.erase.ErasureLog;
 import io.archiver.erase.ErasurePlan;
 import io.archiver.erase.ErasureRequest;
+import io.archiver.format.parquet.ParquetOptions;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -105,6 +106,11 @@ final class EraseCommand implements Callable<Integer> {
             }
             ArchiveEraser eraser = new ArchiveEraser(cfg);
             ErasurePlan plan = eraser.plan(request);
+            if (plan.readWhole() > 0) {
+                out.printf("Searched %d files, %d of them record by record: they have no Bloom filter of the key (JSON Lines, Parquet keys "
+                        + "decoded into typed columns, or Parquet written without %s: key, which makes the next files searchable through "
+                        + "their footers).%n", plan.searched(), plan.readWhole(), ParquetOptions.SINK_PARQUET_BLOOM_FILTER_COLUMNS.key());
+            }
             for (ErasurePlan.FileErasure f : plan.files()) {
                 out.printf("%s %s: %s%n", apply ? "Erasing from" : "Would erase from", f.path(), describe(f));
             }

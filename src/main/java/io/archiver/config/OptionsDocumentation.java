@@ -22,7 +22,7 @@ public final class OptionsDocumentation {
         sb.append("|---|---|---|---|\n");
         for (ConfigOption<?> option : ArchiverOptions.all()) {
             sb.append("| `").append(option.key()).append("` | ")
-                    .append(option.hasDefaultValue() ? "`" + render(option.defaultValue()) + "`" : "")
+                    .append(option.hasDefaultValue() && !render(option.defaultValue()).isEmpty() ? "`" + render(option.defaultValue()) + "`" : "")
                     .append(" | ").append(accepted(option))
                     .append(" | ").append(new HtmlFormatter().format(option.description()).replace("|", "\\|"))
                     .append(" |\n");

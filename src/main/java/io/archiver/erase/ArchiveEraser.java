@@ -70,28 +70,34 @@ public final class ArchiveEraser {
     /** Finds what {@code request} erases now. */
     public ErasurePlan plan(ErasureRequest request) throws IOException {
         List<ErasurePlan.FileErasure> found = new ArrayList<>();
+        int[] searched = new int[2];
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         for (Map.Entry<String, List<ArchiveFile>> file : ArchiveFile.byPath(TableArchiveFiles.of(config).list().committed()).entrySet()) {
-            find(file.getValue().get(0), false, reader, request, found);
+            find(file.getValue().get(0), false, reader, request, found, searched);
         }
         ArchiveFileReader deadLetters = new ArchiveFileReader(PayloadFormats.BYTES);
         for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(config.deadLetterPath())).list().committed()) {
-            find(file, true, deadLetters, request, found);
+            find(file, true, deadLetters, request, found, searched);
         }
-        return new ErasurePlan(found, cutShort(), replacedLeft());
+        return new ErasurePlan(found, cutShort(), replacedLeft(), searched[0], searched[1]);
     }
 
+    /** Finds the records of {@code file} to erase; counts it in {@code searched}: {files searched, files read whole}. */
     private static void find(ArchiveFile file, boolean deadLetters, ArchiveFileReader reader, ErasureRequest request,
-            List<ErasurePlan.FileErasure> found) throws IOException {
+            List<ErasurePlan.FileErasure> found, int[] searched) throws IOException {
         if (!request.covers(file.topic())) {
             return;
         }
         Map<Integer, NavigableMap<Long, Long>> records = new TreeMap<>();
-        reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
+        searched[0]++;
+        boolean narrowed = reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
             if (request.selects(r)) {
                 records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
             }
         });
+        if (!narrowed) {
+            searched[1]++;
+        }
         if (!records.isEmpty()) {
             found.add(new ErasurePlan.FileErasure(file.path(), file.topic(), deadLetters, records));
         }

@@ -33,11 +33,25 @@ public final class ErasurePlan {
     private final List<FileErasure> files;
     private final List<String> cutShort;
     private final List<String> replacedLeft;
+    private final int searched;
+    private final int readWhole;
 
-    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> replacedLeft) {
+    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> replacedLeft, int searched, int readWhole) {
         this.files = List.copyOf(files);
         this.cutShort = List.copyOf(cutShort);
         this.replacedLeft = List.copyOf(replacedLeft);
+        this.searched = searched;
+        this.readWhole = readWhole;
+    }
+
+    /** The files searched for the records. */
+    public int searched() {
+        return searched;
+    }
+
+    /** The files searched by reading every record (in the time asked): no Bloom filter of the key narrowed the search. */
+    public int readWhole() {
+        return readWhole;
     }
 
     /** With tables: files an earlier erasure swapped out of their table but did not delete (cut short): to delete. */

@@ -24,12 +24,15 @@ public interface FormatReader {
 
     /**
      * The records of {@code file} that may have one of {@code keys} (a key's bytes as Kafka holds them) as their key and a
-     * timestamp before {@code beforeMillis} ({@link Long#MAX_VALUE}: any): a superset, in file order, the caller selects.
+     * timestamp before {@code beforeMillis} ({@link Long#MAX_VALUE}: any): a superset, in file order, the caller selects;
+     * their positions, timestamps and keys, their values and headers possibly left out.
      * The default reads every record; a format that indexes keys (Parquet's Bloom filters and statistics) reads only the
-     * parts of the file that may hold them.
+     * parts of the file that may hold them. Returns whether an index of the keys narrowed the read (false: every record
+     * in the time was read).
      */
-    default void readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
+    default boolean readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
         read(file, ALL_PARTITIONS, sink);
+        return false;
     }
 
     /** The offset of every record of {@code partition} (or {@link #ALL_PARTITIONS}) in {@code file}, in file order. */

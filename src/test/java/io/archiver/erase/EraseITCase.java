@@ -103,49 +103,72 @@ class EraseITCase {
     }
 
     @Test
-    void anErasureCutShortBetweenTwoFilesIsReportedByAuditAndFinishedByRunningItAgain() throws Exception {
-        ArchiverConfig config = archiveWithPerson("erase-cut", Map.of("sink.layout", "per-partition", "sink.format", "parquet"));
-        List<ArchiveRecord> expected = withoutPerson(KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic(config)));
-        ErasureRequest request = new ErasureRequest(List.of(PERSON.getBytes(StandardCharsets.UTF_8)), Set.of(), null);
-        ArchiveEraser eraser = new ArchiveEraser(config);
-        ErasurePlan plan = eraser.plan(request);
-        assertThat(plan.files()).as("files holding the key").hasSizeGreaterThan(1);
-        // what a kill -9 after the log and the first file leaves
-        ErasureLog log = new ErasureLog(ArchiveRoot.of(config));
-        String id = ErasureLog.newId(java.time.Instant.now());
-        log.recordRequest(id, request, plan, ErasureLog.KeyLogging.PLAIN, null, java.time.Instant.now(), null);
-        log.recordPositions(id, plan);
-        long first = eraser.apply(new ErasurePlan(List.of(plan.files().get(0)), List.of(), List.of()), id);
+    void aKillNineOfTheErasureMidwayLeavesEveryFileWholeAndRunningItAgainFinishesIt() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("erase-kill");
+        stack.kafka().createTopic(topic, 4);
+        // the person among every 40 records of each partition: in nearly every file of 16 KB
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            for (int i = 0; i < 2_400; i++) {
+                for (int p = 0; p < 4; p++) {
+                    byte[] key = (i % 40 == 7 ? PERSON : "k-" + i).getBytes(StandardCharsets.UTF_8);
+                    producer.send(new ProducerRecord<>(topic, p, key, ("{\"n\":" + i + ",\"pad\":\"" + "x".repeat(60) + "\"}").getBytes(StandardCharsets.UTF_8)));
+                }
+            }
+        }
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("sink.roll.max-part-size", "16kb");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("erase-kill").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        List<ArchiveRecord> expected = withoutPerson(truth);
+        int files = ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed().size();
 
-        Cli.Result audit = Cli.run(config, "audit");
-        assertThat(audit.out()).as("audit of the erasure cut short").doesNotContain("Verdict: CLEAN")
+        long killedAfter = killOnceAFileIsRewritten(config, java.time.Duration.ofMinutes(2));
+
+        // every file whole: each reads to its end, every other record exactly once, the person's at most once
+        PayloadFormats formats = PayloadFormats.of(config);
+        List<ArchiveRecord> archived = ArchiveAssertions.archived(config.sinkPath(), formats);
+        List<ArchiveRecord> persons = archived.stream().filter(r -> Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8))).toList();
+        assertThat(persons).as("the person's records left by the erasure killed %d ms after a file was rewritten (of %d files)",
+                killedAfter, files).doesNotHaveDuplicates().hasSizeLessThan(truth.size() - expected.size()).isNotEmpty();
+        assertThat(withoutPerson(archived)).as("every other record").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(Cli.run(config, "audit").out()).as("audit of the erasure killed midway").doesNotContain("Verdict: CLEAN")
                 .contains("Erasure not finished").contains("run erase --apply again");
+
         Cli.Result rest = Cli.run(config, "erase", "--key", PERSON, "--apply", "--log-keys", "PLAIN");
         assertThat(rest.code()).as(rest.out()).isZero();
-        assertThat(rest.out()).contains("Erased " + (plan.records() - first) + " records");
+        assertThat(rest.out()).contains("Erased " + persons.size() + " records");
         assertThat(Cli.run(config, "audit").out()).as("audit once it is finished").contains("Verdict: CLEAN");
-        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, expected);
     }
 
     @Test
-    void filesOfTheLastCommitErasedWhileTheJobIsStoppedAreCommittedAgainAfterItsSavepointAsTheyAreNow() throws Exception {
-        try (FaultScenario s = FaultScenario.start("erase-live", 6_000, 1_000, Map.of())) {
+    void filesOfTheSavepointsCommitErasedWhileTheJobIsStoppedAreTakenAsCommittedWhenItResumes() throws Exception {
+        // no checkpoint before the savepoint (stopped long before the first): every file the job wrote is one its
+        // savepoint's commit names, which the resumed job commits again
+        try (FaultScenario s = FaultScenario.start("erase-live", 3_000, 1_000,
+                Map.of("checkpoint.interval", "10 s", "fencing.lease-timeout", "20 s"))) {
             ArchiverConfig config = s.config();
-            s.awaitArchived(2_000);
+            s.awaitProducerDone();
             String savepoint = s.stopWithSavepoint();
-            // keys of each partition's newest records: in the files the savepoint's last commit named, which the resumed
-            // job commits again
-            List<byte[]> keys = eraseNewestKeys(config);
+            List<String> committed = ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed().stream()
+                    .map(f -> f.path().toString()).distinct().toList();
+            assertThat(committed).as("files of the savepoint's commit (none: the job had read nothing when stopped)").isNotEmpty();
+            List<byte[]> keys = eraseKeys(config, ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config)).stream()
+                    .filter(r -> r.getKey() != null && r.getOffset() % 50 == 0).map(ArchiveRecord::getKey).toList());
+            Set<String> rewritten = new HashSet<>(new ErasureLog(ArchiveRoot.of(config)).rewrittenFiles());
+            rewritten.retainAll(committed);
+            assertThat(rewritten).as("files of the savepoint's commit the erasure rewrote").isNotEmpty();
 
             CapturedLogs logs = CapturedLogs.start();
-            s.resume(savepoint, Map.of());
-            s.awaitProducerDone();
+            s.resume(savepoint, Map.of("checkpoint.interval", "500 ms", "fencing.lease-timeout", "3 s"));
             List<ArchiveRecord> truth = KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar());
             List<ArchiveRecord> expected = without(truth, keys);
             s.awaitArchived(expected.size());
-            // whether the savepoint's last commit held files the erasure rewrote depends on when the savepoint was taken (a
-            // commit may hold only records of aborted transactions): said, not asserted; the run below must hold either way
-            System.out.println("Files of the savepoint's commit found erased: " + logs.containing("rewritten by an erasure since").size());
+            assertThat(logs.containing("rewritten by an erasure since: not committed again")).as("files of the savepoint's commit "
+                    + "an erasure rewrote, taken as committed by the resumed job").hasSize(rewritten.size());
             logs.close();
             assertThat(s.lastFailure()).as("a failure of the resumed job").isEmpty();
             s.cancel();
@@ -187,13 +210,23 @@ class EraseITCase {
         }
         List<byte[]> keys = new ArrayList<>();
         newest.values().forEach(ofPartition -> keys.addAll(ofPartition.values()));
-        assertThat(keys).as("keys of the newest records").isNotEmpty();
-        java.nio.file.Path file = java.nio.file.Files.createTempFile("keys", ".txt");
-        java.nio.file.Files.write(file, keys.stream().map(k -> "base64:" + Base64.getEncoder().encodeToString(k)).toList());
-        Cli.Result erased = Cli.run(config, "erase", "--keys-file", file.toString(), "--apply", "--log-keys", "PLAIN");
+        return eraseKeys(config, keys);
+    }
+
+    /** Erases {@code keys} (each key's only record) with {@code erase --keys-file}; returns them. */
+    private static List<byte[]> eraseKeys(ArchiverConfig config, List<byte[]> keys) throws Exception {
+        assertThat(keys).as("keys to erase").isNotEmpty();
+        Cli.Result erased = Cli.run(config, "erase", "--keys-file", keysFile(keys), "--apply", "--log-keys", "PLAIN");
         assertThat(erased.code()).as(erased.out()).isZero();
         assertThat(erased.out()).contains("Erased " + keys.size() + " records");
         return keys;
+    }
+
+    /** A keys file of {@code keys}, as base64 lines. */
+    private static String keysFile(List<byte[]> keys) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("keys", ".txt");
+        java.nio.file.Files.write(file, keys.stream().map(k -> "base64:" + Base64.getEncoder().encodeToString(k)).toList());
+        return file.toString();
     }
 
     /** {@code records} but those whose key is one of {@code keys}. */
@@ -227,6 +260,44 @@ class EraseITCase {
             assertThat(TableContents.appendingJobs(config, s.topic())).as("jobs of the table's snapshots").contains("erase");
             assertThat(Cli.run(config, "audit").out()).as("audit after the erasure").contains("Verdict: CLEAN");
         }
+    }
+
+    /**
+     * Runs {@code erase --key PERSON --apply} in a JVM of its own and kills it (SIGKILL) as soon as a data file of the
+     * archive has changed its length (been rewritten); returns how many ms after it saw that.
+     */
+    private static long killOnceAFileIsRewritten(ArchiverConfig config, java.time.Duration timeout) throws Exception {
+        Map<String, Long> lengths = new java.util.HashMap<>();
+        for (ArchiveFile f : ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed()) {
+            lengths.put(f.path().toString(), f.size());
+        }
+        List<String> command = new ArrayList<>();
+        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens")).toList());
+        command.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), io.archiver.cli.ArchiverCli.class.getName(),
+                "erase", "--key", PERSON, "--apply", "--log-keys", "PLAIN"));
+        config.toMap().forEach((k, v) -> command.add("-D" + k + "=" + v));
+        SharedStack.get().s3().flinkSettings().forEach((k, v) -> command.add("-Dflink." + k + "=" + v));
+        java.io.File output = java.io.File.createTempFile("erase-kill", ".out");
+        Process erase = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output).start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (System.nanoTime() < deadline && erase.isAlive()) {
+                boolean rewritten = ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed().stream()
+                        .anyMatch(f -> lengths.containsKey(f.path().toString()) && lengths.get(f.path().toString()) != f.size());
+                if (rewritten) {
+                    long seen = System.nanoTime();
+                    erase.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - seen);
+                }
+                Thread.onSpinWait();
+            }
+        } finally {
+            erase.destroyForcibly();
+        }
+        throw new AssertionError("the erasure " + (erase.isAlive() ? "rewrote no file within " + timeout : "ended before it could be killed")
+                + "; its output:\n" + java.nio.file.Files.readString(output.toPath()));
     }
 
     /** A topic of 4 partitions with the person's records among others, archived by a batch job. */

@@ -28,15 +28,36 @@ final class ArchiveRecordReadSupport extends ReadSupport<ArchiveRecord> {
 
     private static final List<String> ENVELOPE = List.of(TOPIC, PARTITION, OFFSET, TIMESTAMP, TIMESTAMP_TYPE, KEY, VALUE, HEADERS);
     private static final List<String> TYPED = List.of(KEY_SCHEMA_ID, KEY_DECODED, VALUE_SCHEMA_ID, VALUE_DECODED);
+    /** The envelope's fields but value and headers: where each record is, and its key as stored. */
+    private static final List<String> POSITIONS_AND_KEYS = List.of(TOPIC, PARTITION, OFFSET, TIMESTAMP, TIMESTAMP_TYPE, KEY);
+
+    private final boolean positionsAndKeys;
+
+    /** Reads whole records. */
+    ArchiveRecordReadSupport() {
+        this(false);
+    }
+
+    private ArchiveRecordReadSupport(boolean positionsAndKeys) {
+        this.positionsAndKeys = positionsAndKeys;
+    }
+
+    /**
+     * Reads records without value and headers (their column chunks are not read), keys as the key column holds them
+     * (null where a file left a key out for its typed columns to rebuild).
+     */
+    static ArchiveRecordReadSupport positionsAndKeys() {
+        return new ArchiveRecordReadSupport(true);
+    }
 
     @Override
     public ReadContext init(InitContext context) {
         MessageType file = context.getFileSchema();
         List<Type> fields = new ArrayList<>(ENVELOPE.size() + TYPED.size());
-        for (String name : ENVELOPE) {
+        for (String name : positionsAndKeys ? POSITIONS_AND_KEYS : ENVELOPE) {
             fields.add(file.getType(name));
         }
-        if (rebuilding(context.getMergedKeyValueMetaData()) != null) {
+        if (!positionsAndKeys && rebuilding(context.getMergedKeyValueMetaData()) != null) {
             for (String name : TYPED) {
                 if (file.containsField(name)) {
                     fields.add(file.getType(name));
@@ -50,7 +71,7 @@ final class ArchiveRecordReadSupport extends ReadSupport<ArchiveRecord> {
     public RecordMaterializer<ArchiveRecord> prepareForRead(Configuration configuration, Map<String, String> keyValueMetaData,
             MessageType fileSchema, ReadContext readContext) {
         MessageType requested = readContext.getRequestedSchema();
-        ReaderSchemas schemas = rebuilding(keyValueMetaData);
+        ReaderSchemas schemas = positionsAndKeys ? null : rebuilding(keyValueMetaData);
         if (schemas == null) {
             return new EnvelopeRecordConverter(requested);
         }

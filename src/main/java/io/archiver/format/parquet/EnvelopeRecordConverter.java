@@ -24,9 +24,12 @@ import static io.archiver.record.EnvelopeFields.*;
  */
 final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
 
+    private static final String[] NO_HEADER_KEYS = new String[0];
+    private static final byte[][] NO_HEADER_VALUES = new byte[0][];
+
     private final Root root;
 
-    /** {@code requested}: the envelope's fields of a file's schema, alone. */
+    /** {@code requested}: the envelope's fields of a file's schema, alone (without value and headers: records without them). */
     EnvelopeRecordConverter(MessageType requested) {
         this(requested, null);
     }
@@ -62,7 +65,7 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
 
         Root(MessageType envelope, RebuiltPayloads rebuilt) {
             this.rebuilt = rebuilt;
-            headers = new Headers(envelope.getType(HEADERS).asGroupType());
+            headers = envelope.containsField(HEADERS) ? new Headers(envelope.getType(HEADERS).asGroupType()) : null;
             fields = new Converter[envelope.getFieldCount()];
             fields[envelope.getFieldIndex(TOPIC)] = new Strings(s -> topic = s);
             fields[envelope.getFieldIndex(PARTITION)] = new PrimitiveConverter() {
@@ -85,8 +88,12 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
             };
             fields[envelope.getFieldIndex(TIMESTAMP_TYPE)] = new Strings(s -> timestampType = s);
             fields[envelope.getFieldIndex(KEY)] = new Bytes(b -> key = b);
-            fields[envelope.getFieldIndex(VALUE)] = new Bytes(b -> value = b);
-            fields[envelope.getFieldIndex(HEADERS)] = headers;
+            if (envelope.containsField(VALUE)) {
+                fields[envelope.getFieldIndex(VALUE)] = new Bytes(b -> value = b);
+            }
+            if (headers != null) {
+                fields[envelope.getFieldIndex(HEADERS)] = headers;
+            }
             for (int i = 0; i < fields.length; i++) {
                 if (fields[i] == null) {
                     if (rebuilt == null) {
@@ -118,7 +125,9 @@ final class EnvelopeRecordConverter extends RecordMaterializer<ArchiveRecord> {
                 key = rebuilt.key(key);
                 value = rebuilt.value(value);
             }
-            record = new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value, headers.keys(), headers.values());
+            record = headers == null
+                    ? new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value, NO_HEADER_KEYS, NO_HEADER_VALUES)
+                    : new ArchiveRecord(topic, partition, offset, timestamp, timestampType, key, value, headers.keys(), headers.values());
         }
     }
 

@@ -1,7 +1,6 @@
 package io.archiver.format.parquet;
 
 import io.archiver.config.ArchiverConfig;
-import io.archiver.record.EnvelopeFields;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
@@ -68,13 +67,16 @@ public final class ParquetOptions {
     public static final ConfigOption<String> SINK_PARQUET_BLOOM_FILTER_COLUMNS =
             key("sink.parquet.bloom-filter-columns")
                     .stringType()
-                    .defaultValue(EnvelopeFields.KEY)
+                    .defaultValue("")
                     .withDescription("Comma-separated columns whose Parquet Bloom filters each row group carries: key, and typed columns "
-                            + "of decoded payloads by their path (value_decoded.customer_id). An erasure (erase) then reads the footers "
-                            + "and filters and only the row groups that may hold what it erases; query engines (DuckDB, Spark, Trino) "
-                            + "skip row groups by them on equality filters. Each filter is sized to its row group's distinct values "
-                            + "(about 1.2 bytes each, 1 % false positives, at most " + BloomFilters.MAX_KB + " KB); an open file of the "
-                            + "per-partition layout holds " + BloomFilters.HEAP_KB + " KB of heap per column for them. Empty: no Bloom filters.");
+                            + "of decoded payloads by their path (value_decoded.customer_id). Set key on topics whose keys are people: "
+                            + "an erasure (erase) then reads the footers and filters and only the row groups that may hold the key, "
+                            + "where without filters it reads the whole archive; query engines (DuckDB, Spark, Trino) skip row groups "
+                            + "by them on equality filters. Each filter is sized to its row group's distinct values (about 1.2 bytes "
+                            + "each, 1 % false positives, at most " + BloomFilters.MAX_KB + " KB). Costs: the Parquet writer's time "
+                            + "per record 1.15x for the key (docs/benchmarks.md), and an open file of the per-partition layout holds "
+                            + BloomFilters.HEAP_KB + " KB of heap per column for them (counted in sink.parquet.buffer-memory). "
+                            + "Files written before keep what they have.");
 
     /** Every option of this format, in the order of the configuration reference. */
     static final List<ConfigOption<?>> ALL = List.of(

@@ -14,6 +14,7 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.api.Binary;
 
 import java.io.IOException;
@@ -52,22 +53,30 @@ final class ParquetRecords implements FormatReader {
 
     /**
      * Through Parquet's filter of the key column (and the timestamp's): a row group whose Bloom filter, statistics or
-     * page indexes rule every key out is not read. A file whose keys may be rebuilt from typed columns (a null key column)
-     * is read whole but for the time.
+     * page indexes rule every key out is not read, and of the others only the envelope's columns but value and headers.
+     * A file whose keys may be rebuilt from typed columns (a null key column) is read whole but for the time. Narrowed by
+     * an index when every row group has a Bloom filter of the key.
      */
     @Override
-    public void readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
-        try (ParquetReader<ArchiveRecord> reader = rows(file, keyFilter(file, keys, beforeMillis), null, new ArchiveRecordReadSupport())) {
+    public boolean readKeys(Path file, Collection<byte[]> keys, long beforeMillis, Consumer<ArchiveRecord> sink) throws IOException {
+        ParquetMetadata footer;
+        try (ParquetFileReader reader = footer(file)) {
+            footer = reader.getFooter();
+        }
+        ArchiveRecordReadSupport support = keysRebuilt(footer) ? new ArchiveRecordReadSupport() : ArchiveRecordReadSupport.positionsAndKeys();
+        try (ParquetReader<ArchiveRecord> reader = rows(file, keyFilter(footer, keys, beforeMillis), null, support)) {
             for (ArchiveRecord r = reader.read(); r != null; r = reader.read()) {
                 sink.accept(r);
             }
         }
+        return !keysRebuilt(footer) && footer.getBlocks().stream().allMatch(b -> b.getColumns().stream()
+                .anyMatch(c -> c.getPath().toDotString().equals(KEY) && c.getBloomFilterOffset() >= 0));
     }
 
     /** The filter of {@link #readKeys}: the key column's values among {@code keys} (unless rebuilt), timestamps before the time. */
-    static FilterCompat.Filter keyFilter(Path file, Collection<byte[]> keys, long beforeMillis) throws IOException {
+    static FilterCompat.Filter keyFilter(ParquetMetadata footer, Collection<byte[]> keys, long beforeMillis) {
         FilterPredicate filter = null;
-        if (!keysRebuilt(file)) {
+        if (!keysRebuilt(footer)) {
             Set<Binary> values = new HashSet<>();
             keys.forEach(k -> values.add(Binary.fromConstantByteArray(k)));
             filter = FilterApi.in(FilterApi.binaryColumn(KEY), values);
@@ -79,11 +88,9 @@ final class ParquetRecords implements FormatReader {
         return filter == null ? FilterCompat.NOOP : FilterCompat.get(filter);
     }
 
-    /** Whether {@code file}'s keys may be rebuilt from typed columns: its key column is then null for them. */
-    private static boolean keysRebuilt(Path file) throws IOException {
-        try (ParquetFileReader reader = footer(file)) {
-            return reader.getFooter().getFileMetaData().getSchema().containsField(KEY_DECODED);
-        }
+    /** Whether the file's keys may be rebuilt from typed columns: its key column is then null for them. */
+    private static boolean keysRebuilt(ParquetMetadata footer) {
+        return footer.getFileMetaData().getSchema().containsField(KEY_DECODED);
     }
 
     /** Reads the offset column alone (and the partition column when filtering by partition). */
