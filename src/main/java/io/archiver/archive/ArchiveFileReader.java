@@ -56,6 +56,12 @@ public final class ArchiveFileReader {
         return reader(file).readKeys(file, keys, beforeMillis, sink);
     }
 
+    /** {@link FormatReader#readWhere}: the records whose typed column holds one of {@code values}, and whether the file could be searched so. */
+    public FormatReader.ColumnSearch readWhere(Path file, String column, Collection<String> values, long beforeMillis, Consumer<ArchiveRecord> sink)
+            throws IOException {
+        return reader(file).readWhere(file, column, values, beforeMillis, sink);
+    }
+
     /** Number of records in a file: from its metadata where the format has it, else by reading. */
     public long count(Path file) throws IOException {
         return reader(file).count(file);

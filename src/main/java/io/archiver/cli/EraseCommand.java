@@ -26,9 +26,11 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -38,7 +40,8 @@ import java.util.concurrent.Callable;
  * could not be rewritten (running it again finishes the erasure), 2 on a wrong request or configuration.
  */
 @Command(name = "erase", mixinStandardHelpOptions = true,
-        description = "Erase the records of keys from the archive and its dead letters, recorded in the erasure log (dry run unless --apply).")
+        description = "Erase the records of keys (or of values of typed columns) from the archive and its dead letters, recorded in the "
+                + "erasure log (dry run unless --apply).")
 final class EraseCommand implements Callable<Integer> {
 
     @Option(names = "--key", paramLabel = "TEXT", description = "A key to erase, as text (its UTF-8 bytes). Repeatable.")
@@ -50,6 +53,11 @@ final class EraseCommand implements Callable<Integer> {
     @Option(names = "--keys-file", paramLabel = "FILE",
             description = "A file of keys to erase, one per line, as text; a line 'base64:<bytes>' gives a key's bytes in base64.")
     Path keysFile;
+
+    @Option(names = "--where", paramLabel = "COLUMN=VALUE",
+            description = "Erase the records whose typed column (a field of a decoded key or value, e.g. value_decoded.customer_id=4711) "
+                    + "holds the value: for topics whose key is not the person. Repeatable; with keys, records of either go.")
+    List<String> where = new ArrayList<>();
 
     @Option(names = "--topics", paramLabel = "TOPIC,...", split = ",", description = "Only these topics (default: every topic of the archive).")
     List<String> topics = new ArrayList<>();
@@ -76,7 +84,7 @@ final class EraseCommand implements Callable<Integer> {
         ArchiverConfig cfg = config.load(Map.of());
         ErasureRequest request;
         try {
-            request = new ErasureRequest(keys(), new LinkedHashSet<>(topics), before == null ? null : Instant.parse(before));
+            request = new ErasureRequest(keys(), where(), new LinkedHashSet<>(topics), before == null ? null : Instant.parse(before));
         } catch (DateTimeParseException e) {
             err.println("error: --before " + before + " is not an instant: give it as 2026-11-30T00:00:00Z.");
             return ArchiverCli.CONFIG_ERROR;
@@ -106,10 +114,24 @@ final class EraseCommand implements Callable<Integer> {
             }
             ArchiveEraser eraser = new ArchiveEraser(cfg);
             ErasurePlan plan = eraser.plan(request);
-            if (plan.readWhole() > 0) {
+            ErasurePlan.Search search = plan.search();
+            if (!search.columnsNowhere().isEmpty()) {
+                err.println("error: No file of " + cfg.sinkPath() + " has the typed column " + String.join(", ", search.columnsNowhere())
+                        + ": check its path against the files' schema (a field of key_decoded or value_decoded, e.g. DuckDB: "
+                        + "DESCRIBE SELECT * FROM read_parquet('<a file>')). Nothing erased.");
+                return ArchiverCli.CONFIG_ERROR;
+            }
+            if (search.readWhole() > 0) {
                 out.printf("Searched %d files, %d of them record by record: they have no Bloom filter of the key (JSON Lines, Parquet keys "
                         + "decoded into typed columns, or Parquet written without %s: key, which makes the next files searchable through "
-                        + "their footers).%n", plan.searched(), plan.readWhole(), ParquetOptions.SINK_PARQUET_BLOOM_FILTER_COLUMNS.key());
+                        + "their footers).%n", search.files(), search.readWhole(), ParquetOptions.SINK_PARQUET_BLOOM_FILTER_COLUMNS.key());
+            }
+            if (!search.untyped().isEmpty()) {
+                (apply ? err : out).printf("%s: %d files could not be searched by %s, their payloads not being in typed columns (JSON Lines, "
+                        + "dead letters, payloads stored as bytes): records of them holding the value stay. %s%n",
+                        apply ? "warning" : "Note", search.untyped().size(), String.join(", ", request.where().keySet()),
+                        String.join(", ", search.untyped().subList(0, Math.min(5, search.untyped().size())))
+                                + (search.untyped().size() > 5 ? ", …" : ""));
             }
             for (ErasurePlan.FileErasure f : plan.files()) {
                 out.printf("%s %s: %s%n", apply ? "Erasing from" : "Would erase from", f.path(), describe(f));
@@ -127,8 +149,9 @@ final class EraseCommand implements Callable<Integer> {
                 }
             }
             if (plan.isEmpty()) {
-                out.println("Nothing to erase: no record of " + (request.keys().size() == 1 ? "this key" : "these keys") + " in " + cfg.sinkPath() + ".");
-                return 0;
+                out.println("Nothing to erase: no record of " + (request.where().isEmpty() ? request.keys().size() == 1 ? "this key" : "these keys"
+                        : "what was asked") + " in " + cfg.sinkPath() + ".");
+                return apply && !search.untyped().isEmpty() ? 1 : 0;
             }
             if (!apply) {
                 out.printf("Would erase %d records from %d files: %s. Run again with --apply to erase them.%n", plan.records(), plan.files().size(),
@@ -144,7 +167,8 @@ final class EraseCommand implements Callable<Integer> {
             log.recordRequest(id, request, plan, logKeys, secret, started, Instant.now());
             out.printf("Erased %d records from %d files: %s (erasure %s, recorded in %s).%n", erased, plan.files().size(),
                     counts(plan.recordsByPartition()), id, log.requestObject(id));
-            return 0;
+            // files --where could not search may hold the value: not all that was asked is done
+            return search.untyped().isEmpty() ? 0 : 1;
         } catch (IOException | RuntimeException e) {
             err.println("error: The erasure did not finish: " + TableCommand.messages(e) + ". Files already rewritten stay so; run erase --apply "
                     + "again to finish it.");
@@ -167,10 +191,23 @@ final class EraseCommand implements Callable<Integer> {
                 }
             }
         }
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("No key to erase: give --key, --key-base64 or --keys-file.");
+        if (keys.isEmpty() && where.isEmpty()) {
+            throw new IllegalArgumentException("No key to erase: give --key, --key-base64, --keys-file or --where.");
         }
         return keys;
+    }
+
+    /** The values of {@code --where}, by column. */
+    private Map<String, Set<String>> where() {
+        Map<String, Set<String>> columns = new LinkedHashMap<>();
+        for (String w : where) {
+            int eq = w.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--where " + w + ": give it as COLUMN=VALUE, e.g. value_decoded.customer_id=4711");
+            }
+            columns.computeIfAbsent(w.substring(0, eq).trim(), c -> new LinkedHashSet<>()).add(w.substring(eq + 1));
+        }
+        return columns;
     }
 
     private static byte[] base64(String value, String where) {

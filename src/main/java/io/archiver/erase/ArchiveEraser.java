@@ -6,11 +6,13 @@ import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.format.FormatReader;
 import io.archiver.format.FileFormat;
 import io.archiver.format.FileFormats;
 import io.archiver.fs.IoThreads;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
+import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.table.ArchiveCatalog;
 import io.archiver.table.ArchiveTable;
@@ -37,6 +39,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
 
@@ -70,36 +73,64 @@ public final class ArchiveEraser {
     /** Finds what {@code request} erases now. */
     public ErasurePlan plan(ErasureRequest request) throws IOException {
         List<ErasurePlan.FileErasure> found = new ArrayList<>();
-        int[] searched = new int[2];
+        Search search = new Search(request);
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         for (Map.Entry<String, List<ArchiveFile>> file : ArchiveFile.byPath(TableArchiveFiles.of(config).list().committed()).entrySet()) {
-            find(file.getValue().get(0), false, reader, request, found, searched);
+            find(file.getValue().get(0), false, reader, request, found, search);
         }
         ArchiveFileReader deadLetters = new ArchiveFileReader(PayloadFormats.BYTES);
         for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(config.deadLetterPath())).list().committed()) {
-            find(file, true, deadLetters, request, found, searched);
+            find(file, true, deadLetters, request, found, search);
         }
-        return new ErasurePlan(found, cutShort(), replacedLeft(), searched[0], searched[1]);
+        return new ErasurePlan(found, cutShort(), replacedLeft(), search.summary());
     }
 
-    /** Finds the records of {@code file} to erase; counts it in {@code searched}: {files searched, files read whole}. */
+    /** Finds the records of {@code file} to erase (by key, then by each typed column asked), counted in {@code search}. */
     private static void find(ArchiveFile file, boolean deadLetters, ArchiveFileReader reader, ErasureRequest request,
-            List<ErasurePlan.FileErasure> found, int[] searched) throws IOException {
+            List<ErasurePlan.FileErasure> found, Search search) throws IOException {
         if (!request.covers(file.topic())) {
             return;
         }
         Map<Integer, NavigableMap<Long, Long>> records = new TreeMap<>();
-        searched[0]++;
-        boolean narrowed = reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
+        Consumer<ArchiveRecord> add = r -> records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
+        search.files++;
+        if (!request.keys().isEmpty() && !reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
             if (request.selects(r)) {
-                records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
+                add.accept(r);
             }
-        });
-        if (!narrowed) {
-            searched[1]++;
+        })) {
+            search.readWhole++;
+        }
+        for (Map.Entry<String, Set<String>> where : request.where().entrySet()) {
+            FormatReader.ColumnSearch searched = reader.readWhere(file.path(), where.getKey(), where.getValue(), request.beforeMillis(), add);
+            search.column(where.getKey(), searched, file.path().toString());
         }
         if (!records.isEmpty()) {
             found.add(new ErasurePlan.FileErasure(file.path(), file.topic(), deadLetters, records));
+        }
+    }
+
+    /** How the files were searched: by key through an index or record by record, by each typed column or not at all. */
+    private static final class Search {
+        int files;
+        int readWhole;
+        final Set<String> columnsNowhere;
+        final Set<String> untyped = new TreeSet<>();
+
+        Search(ErasureRequest request) {
+            columnsNowhere = new TreeSet<>(request.where().keySet());
+        }
+
+        void column(String column, FormatReader.ColumnSearch searched, String file) {
+            if (searched == FormatReader.ColumnSearch.SEARCHED) {
+                columnsNowhere.remove(column);
+            } else if (searched == FormatReader.ColumnSearch.UNTYPED) {
+                untyped.add(file);
+            }
+        }
+
+        ErasurePlan.Search summary() {
+            return new ErasurePlan.Search(files, readWhole, List.copyOf(untyped), Set.copyOf(columnsNowhere));
         }
     }
 

@@ -38,8 +38,8 @@ import java.util.UUID;
  * ArchiveRoot#erasureLog()}) holds the positions of the records erased, as the skip log holds those of skipped records
  * (topic, partition, offset, timestamp and the erasure's id as reason; never a key or payload): audit counts those
  * offsets as erased, not missing, and repair never archives them again. Per erasure, a request object
- * ({@link ArchiveRoot#erasures()}) says what was asked (the keys as HMAC-SHA256 under the operator's secret, or as
- * given when the operator asks so), when it started and completed, and how many records of each partition went.
+ * ({@link ArchiveRoot#erasures()}) says what was asked (the keys, and the values of typed columns asked for, as
+ * HMAC-SHA256 under the operator's secret, or as given when the operator asks so), when it started and completed, and how many records of each partition went.
  *
  * <p>The log is written before any file is rewritten, so that a crash leaves no erased record unaccounted for; a
  * logged record still in the archive is an erasure not finished (audit says so; run it again).
@@ -112,6 +112,21 @@ public final class ErasureLog {
             } else {
                 keys.addObject().put("hmac-sha256", hmac(secret, key));
             }
+        }
+        if (!request.where().isEmpty()) {
+            ArrayNode where = n.putArray("where");
+            request.where().forEach((column, values) -> {
+                ObjectNode w = where.addObject().put("column", column);
+                ArrayNode logged = w.putArray("values");
+                values.stream().sorted().forEach(v -> {
+                    byte[] bytes = v.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    if (logging == KeyLogging.PLAIN) {
+                        logged.addObject().put("text", v);
+                    } else {
+                        logged.addObject().put("hmac-sha256", hmac(secret, bytes));
+                    }
+                });
+            });
         }
         ArrayNode topics = n.putArray("topics");
         request.topics().stream().sorted().forEach(topics::add);

@@ -33,25 +33,25 @@ public final class ErasurePlan {
     private final List<FileErasure> files;
     private final List<String> cutShort;
     private final List<String> replacedLeft;
-    private final int searched;
-    private final int readWhole;
+    private final Search search;
 
-    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> replacedLeft, int searched, int readWhole) {
+    /**
+     * How the archive was searched: {@code files} searched; {@code readWhole} of them searched for keys record by record
+     * (no Bloom filter of the key narrowed it); the files that could not be searched by a typed column ({@code untyped}:
+     * their payloads are not in typed columns); the typed columns asked that no file has ({@code columnsNowhere}).
+     */
+    public record Search(int files, int readWhole, List<String> untyped, Set<String> columnsNowhere) {}
+
+    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> replacedLeft, Search search) {
         this.files = List.copyOf(files);
         this.cutShort = List.copyOf(cutShort);
         this.replacedLeft = List.copyOf(replacedLeft);
-        this.searched = searched;
-        this.readWhole = readWhole;
+        this.search = search;
     }
 
-    /** The files searched for the records. */
-    public int searched() {
-        return searched;
-    }
-
-    /** The files searched by reading every record (in the time asked): no Bloom filter of the key narrowed the search. */
-    public int readWhole() {
-        return readWhole;
+    /** How the archive was searched. */
+    public Search search() {
+        return search;
     }
 
     /** With tables: files an earlier erasure swapped out of their table but did not delete (cut short): to delete. */

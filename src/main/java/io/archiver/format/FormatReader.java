@@ -35,6 +35,29 @@ public interface FormatReader {
         return false;
     }
 
+    /**
+     * The records of {@code file} whose typed column {@code column} (a dot path into a decoded payload, e.g.
+     * {@code value_decoded.customer_id}) holds one of {@code values} (as text: a number in decimal, a string as it is) and
+     * whose timestamp is before {@code beforeMillis}: their positions and timestamps. Says whether the file could be
+     * searched so; the default cannot ({@link ColumnSearch#UNTYPED}).
+     *
+     * @throws IllegalArgumentException for a column no value given as text can match (in a list, a decimal, bytes)
+     */
+    default ColumnSearch readWhere(Path file, String column, Collection<String> values, long beforeMillis, Consumer<ArchiveRecord> sink)
+            throws IOException {
+        return ColumnSearch.UNTYPED;
+    }
+
+    /** How a file could be searched by a typed column. */
+    enum ColumnSearch {
+        /** Searched: the file has the column. */
+        SEARCHED,
+        /** The file has typed columns of the payload, but not this one (its schema has no such field): none of its records holds it. */
+        ABSENT,
+        /** The file's payloads are not in typed columns (JSON Lines, or stored as bytes): not searched. */
+        UNTYPED
+    }
+
     /** The offset of every record of {@code partition} (or {@link #ALL_PARTITIONS}) in {@code file}, in file order. */
     default void offsets(Path file, int partition, LongConsumer sink) throws IOException {
         read(file, partition, r -> sink.accept(r.getOffset()));

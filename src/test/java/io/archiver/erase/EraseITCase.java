@@ -103,6 +103,58 @@ class EraseITCase {
     }
 
     @Test
+    void anErasureByATypedFieldTakesTheRecordsHoldingItOutOfATypedArchiveAndAMisspeltFieldIsRefused() throws Exception {
+        SharedStack stack = SharedStack.get();
+        io.archiver.local.EmbeddedSchemaRegistry registry = stack.registry();
+        String topic = SharedStack.uniqueName("erase-where");
+        stack.kafka().createTopic(topic, 4);
+        org.apache.avro.Schema order = new org.apache.avro.Schema.Parser().parse("""
+                {"type": "record", "name": "ErasableOrder", "namespace": "shop", "fields": [
+                  {"name": "order", "type": "long"},
+                  {"name": "customer_id", "type": "long"},
+                  {"name": "note", "type": "string"}
+                ]}""");
+        int id = registry.register(topic + "-value", "AVRO", order.toString());
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            for (int i = 0; i < 800; i++) {
+                org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericData.Record(order);
+                r.put("order", (long) i);
+                r.put("customer_id", (long) (i % 13));
+                r.put("note", "order " + i + " of customer " + i % 13);
+                producer.send(new ProducerRecord<>(topic, i % 4, ("o-" + i).getBytes(StandardCharsets.UTF_8),
+                        io.archiver.registry.RegistryPayloads.encode(id, order, r)));
+            }
+        }
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "avro");
+        settings.put("schema-registry.url", registry.url());
+        settings.put("sink.layout", "per-topic");
+        settings.put("sink.parquet.bloom-filter-columns", "key,value_decoded.customer_id");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("erase-where").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        List<ArchiveRecord> expected = truth.stream()
+                .filter(r -> Integer.parseInt(new String(r.getKey(), StandardCharsets.UTF_8).substring(2)) % 13 != 4).toList();
+
+        Cli.Result misspelt = Cli.run(config, "erase", "--where", "value_decoded.customerid=4", "--apply", "--log-keys", "PLAIN");
+        assertThat(misspelt.code()).as(misspelt.out()).isEqualTo(2);
+        assertThat(misspelt.out()).contains("No file of").contains("value_decoded.customerid").contains("Nothing erased");
+        Cli.Result erased = Cli.run(config, "erase", "--where", "value_decoded.customer_id=4", "--apply", "-Derase.key-hash-secret=" + SECRET);
+        assertThat(erased.code()).as(erased.out()).isZero();
+        assertThat(erased.out()).contains("Erased " + (truth.size() - expected.size()) + " records").doesNotContain("record by record");
+
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
+        assertThat(Cli.run(config, "audit").out()).as("audit after the erasure").contains("Verdict: CLEAN");
+        Path requests = ArchiveRoot.of(config).erasures();
+        String request = new String(MetadataObjects.read(requests.getFileSystem().listStatus(requests)[0].getPath()).orElseThrow(),
+                StandardCharsets.UTF_8);
+        assertThat(request).contains("value_decoded.customer_id").contains(ErasureLog.hmac(SECRET, "4".getBytes(StandardCharsets.UTF_8)));
+        assertThat(duckDb(config, "count(*) FILTER (WHERE value_decoded.customer_id = 4)")).as("the customer's rows DuckDB reads").isZero();
+        assertThat(duckDb(config, "count(*)")).as("rows DuckDB reads").isEqualTo(expected.size());
+    }
+
+    @Test
     void aKillNineOfTheErasureMidwayLeavesEveryFileWholeAndRunningItAgainFinishesIt() throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("erase-kill");

@@ -112,9 +112,12 @@ class TableMaintenanceITCase {
     private static int secondOfTwoRacingCompactionsFailsAndDeletesWhatItWrote(ArchiverConfig config, String topic) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (ArchiveCatalog catalog = ArchiveCatalog.open(TableSettings.of(config).orElseThrow())) {
-            ArchiveTable table = catalog.table(topic);
             TableCompaction.Settings settings = new TableCompaction.Settings(
                     config.get(TableOptions.TABLE_COMPACT_TARGET_FILE_SIZE).getBytes(), config.get(TableOptions.TABLE_COMPACT_CLOSED_AFTER));
+            // files to compact: closed folders' files but each partition's last (a job slowed down commits fewer, larger ones)
+            Await.until("two files to compact in a folder", Duration.ofMinutes(1), () -> TableCompaction.plan(catalog.table(topic),
+                    TableCompaction.namedByPositions(ArchiveRoot.of(config)), settings, Instant.now(), pool).result().filesReplaced() > 1);
+            ArchiveTable table = catalog.table(topic);
             Set<String> pinned = TableCompaction.namedByPositions(ArchiveRoot.of(config));
             TableCompaction.Plan first = TableCompaction.plan(table, pinned, settings, Instant.now(), pool);
             TableCompaction.Plan second = TableCompaction.plan(table, pinned, settings, Instant.now(), pool);

@@ -3,13 +3,10 @@ package io.archiver.format.parquet;
 import io.archiver.record.EnvelopeFields;
 
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The Parquet Bloom filters of archive files ({@code sink.parquet.bloom-filter-columns}): Parquet's own split-block
@@ -58,14 +55,6 @@ public final class BloomFilters {
 
     /** The columns (dot paths) of which {@code footer}'s file carries a filter in some row group. */
     static Set<String> columnsWithFilters(ParquetMetadata footer) {
-        Set<String> columns = new TreeSet<>();
-        for (BlockMetaData block : footer.getBlocks()) {
-            for (ColumnChunkMetaData chunk : block.getColumns()) {
-                if (chunk.getBloomFilterOffset() >= 0) {
-                    columns.add(chunk.getPath().toDotString());
-                }
-            }
-        }
-        return columns;
+        return ParquetFooters.columnsWhere(footer, chunk -> chunk.getBloomFilterOffset() >= 0);
     }
 }

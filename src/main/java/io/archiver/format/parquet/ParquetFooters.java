@@ -13,6 +13,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 import static io.archiver.record.EnvelopeFields.OFFSET;
 
@@ -76,5 +79,18 @@ public final class ParquetFooters {
             reads.values().forEach(f -> f.cancel(true));
         }
         return out;
+    }
+
+    /** The columns (dot paths) of which some row group's chunk is {@code which}, in order. */
+    static Set<String> columnsWhere(ParquetMetadata footer, Predicate<ColumnChunkMetaData> which) {
+        Set<String> columns = new TreeSet<>();
+        for (BlockMetaData block : footer.getBlocks()) {
+            for (ColumnChunkMetaData chunk : block.getColumns()) {
+                if (which.test(chunk)) {
+                    columns.add(chunk.getPath().toDotString());
+                }
+            }
+        }
+        return columns;
     }
 }

@@ -73,6 +73,16 @@ final class ParquetRecords implements FormatReader {
                 .anyMatch(c -> c.getPath().toDotString().equals(KEY) && c.getBloomFilterOffset() >= 0));
     }
 
+    @Override
+    public ColumnSearch readWhere(Path file, String column, Collection<String> values, long beforeMillis, Consumer<ArchiveRecord> sink)
+            throws IOException {
+        ParquetMetadata footer;
+        try (ParquetFileReader reader = footer(file)) {
+            footer = reader.getFooter();
+        }
+        return TypedColumnSearch.read(file, footer, column, values, beforeMillis, sink);
+    }
+
     /** The filter of {@link #readKeys}: the key column's values among {@code keys} (unless rebuilt), timestamps before the time. */
     static FilterCompat.Filter keyFilter(ParquetMetadata footer, Collection<byte[]> keys, long beforeMillis) {
         FilterPredicate filter = null;
@@ -141,7 +151,7 @@ final class ParquetRecords implements FormatReader {
     }
 
     /** A row reader of {@code file}'s rows that pass {@code filter}. */
-    private static <T> ParquetReader<T> rows(Path file, FilterCompat.Filter filter, Configuration conf, ReadSupport<T> readSupport) throws IOException {
+    static <T> ParquetReader<T> rows(Path file, FilterCompat.Filter filter, Configuration conf, ReadSupport<T> readSupport) throws IOException {
         ParquetReader.Builder<T> builder = new ParquetReader.Builder<T>(input(file)) {
             @Override
             protected ReadSupport<T> getReadSupport() {

@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Writes a Parquet file of the archive anew without some of its rows: the rows are read as Parquet's own records of
@@ -54,7 +53,7 @@ final class ParquetRowRemoval {
             Builder builder = BloomFilters.enable(new Builder(new PartFileOutput(out), rows), List.copyOf(BloomFilters.columnsWithFilters(footer)));
             // dictionaries where the file had them (Parquet writes no Bloom filter for a column chunk of dictionary pages only)
             builder.withDictionaryEncoding(false);
-            for (String column : dictionaryColumns(footer)) {
+            for (String column : ParquetFooters.columnsWhere(footer, ColumnChunkMetaData::hasDictionaryPage)) {
                 builder.withDictionaryEncoding(column, true);
             }
             try (ParquetWriter<Group> writer = builder
@@ -79,19 +78,6 @@ final class ParquetRowRemoval {
             }
             return rows.dropped;
         }
-    }
-
-    /** The columns (dot paths) with a dictionary page in some row group of the file. */
-    private static Set<String> dictionaryColumns(ParquetMetadata footer) {
-        Set<String> columns = new TreeSet<>();
-        for (BlockMetaData block : footer.getBlocks()) {
-            for (ColumnChunkMetaData chunk : block.getColumns()) {
-                if (chunk.hasDictionaryPage()) {
-                    columns.add(chunk.getPath().toDotString());
-                }
-            }
-        }
-        return columns;
     }
 
     /** The codec of the file's first column chunk (the archive's files use one codec throughout). */
