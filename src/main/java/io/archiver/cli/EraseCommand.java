@@ -117,8 +117,12 @@ final class EraseCommand implements Callable<Integer> {
             ErasurePlan.Search search = plan.search();
             if (!search.columnsNowhere().isEmpty()) {
                 err.println("error: No file of " + cfg.sinkPath() + " has the typed column " + String.join(", ", search.columnsNowhere())
-                        + ": check its path against the files' schema (a field of key_decoded or value_decoded, e.g. DuckDB: "
-                        + "DESCRIBE SELECT * FROM read_parquet('<a file>')). Nothing erased.");
+                        + (search.untyped().size() == search.files()
+                                ? ": its files have no typed columns (JSON Lines, or payloads stored as bytes: --where searches the typed "
+                                        + "Parquet columns of record.key.format / record.value.format avro, json-schema, protobuf or schema-registry)"
+                                : ": check its path against the files' schema (a field of key_decoded or value_decoded, e.g. DuckDB: "
+                                        + "DESCRIBE SELECT * FROM read_parquet('<a file>'))")
+                        + ". Nothing erased.");
                 return ArchiverCli.CONFIG_ERROR;
             }
             if (search.readWhole() > 0) {

@@ -6,9 +6,9 @@ import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
-import io.archiver.format.FormatReader;
 import io.archiver.format.FileFormat;
 import io.archiver.format.FileFormats;
+import io.archiver.format.FormatReader;
 import io.archiver.fs.IoThreads;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
@@ -74,19 +74,20 @@ public final class ArchiveEraser {
     public ErasurePlan plan(ErasureRequest request) throws IOException {
         List<ErasurePlan.FileErasure> found = new ArrayList<>();
         Search search = new Search(request);
+        List<byte[]> keys = request.keys();
         ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
         for (Map.Entry<String, List<ArchiveFile>> file : ArchiveFile.byPath(TableArchiveFiles.of(config).list().committed()).entrySet()) {
-            find(file.getValue().get(0), false, reader, request, found, search);
+            find(file.getValue().get(0), false, reader, request, keys, found, search);
         }
         ArchiveFileReader deadLetters = new ArchiveFileReader(PayloadFormats.BYTES);
         for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(config.deadLetterPath())).list().committed()) {
-            find(file, true, deadLetters, request, found, search);
+            find(file, true, deadLetters, request, keys, found, search);
         }
         return new ErasurePlan(found, cutShort(), replacedLeft(), search.summary());
     }
 
     /** Finds the records of {@code file} to erase (by key, then by each typed column asked), counted in {@code search}. */
-    private static void find(ArchiveFile file, boolean deadLetters, ArchiveFileReader reader, ErasureRequest request,
+    private static void find(ArchiveFile file, boolean deadLetters, ArchiveFileReader reader, ErasureRequest request, List<byte[]> keys,
             List<ErasurePlan.FileErasure> found, Search search) throws IOException {
         if (!request.covers(file.topic())) {
             return;
@@ -94,7 +95,7 @@ public final class ArchiveEraser {
         Map<Integer, NavigableMap<Long, Long>> records = new TreeMap<>();
         Consumer<ArchiveRecord> add = r -> records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
         search.files++;
-        if (!request.keys().isEmpty() && !reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
+        if (!keys.isEmpty() && !reader.readKeys(file.path(), keys, request.beforeMillis(), r -> {
             if (request.selects(r)) {
                 add.accept(r);
             }
