@@ -155,6 +155,48 @@ class EraseITCase {
     }
 
     @Test
+    void theKeysDeadLettersGoTooAndRepairNeverArchivesThemAgainWhenTheRejectedAreRearchived() throws Exception {
+        SharedStack stack = SharedStack.get();
+        String topic = SharedStack.uniqueName("erase-dead");
+        stack.kafka().createTopic(topic, 2);
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            for (int i = 0; i < 400; i++) {
+                byte[] key = (i % 10 == 3 ? PERSON : "k-" + i).getBytes(StandardCharsets.UTF_8);
+                // the last records valid: repair leaves rejected records at a partition's position to the job
+                byte[] value = (i % 7 == 0 && i < 390 ? "not json " + i : "{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(topic, i % 2, key, value));
+            }
+        }
+        Map<String, String> settings = stack.jobSettings(topic, topic);
+        settings.put("mode", "batch");
+        settings.put("record.value.format", "json");
+        settings.put("errors.policy", "dead-letter");
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("erase-dead").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
+        List<ArchiveRecord> expected = withoutPerson(truth);
+        int deadLetters = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES).size();
+        int personDead = (int) ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES).stream()
+                .filter(r -> Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8))).count();
+        assertThat(personDead).as("the person's dead letters").isPositive();
+
+        Cli.Result erased = Cli.run(config, "erase", "--key", PERSON, "--apply", "--log-keys", "PLAIN");
+        assertThat(erased.code()).as(erased.out()).isZero();
+        assertThat(erased.out()).contains("(dead letters)").contains("Erased " + (truth.size() - expected.size()) + " records");
+        List<ArchiveRecord> left = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES);
+        assertThat(left).as("dead letters after the erasure").hasSize(deadLetters - personDead)
+                .noneMatch(r -> Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8)));
+        assertThat(Cli.run(config, "audit").out()).as("audit after the erasure").contains("Verdict: CLEAN").contains("Erased, ");
+
+        // values as bytes now: every dead letter is valid, and re-archived but the erased ones
+        ArchiverConfig asBytes = config.with(Map.of("record.value.format", "bytes"));
+        Cli.Result repair = Cli.run(asBytes, "repair", "--apply", "--rearchive-rejected");
+        assertThat(repair.code()).as(repair.out()).isZero();
+        ArchiveAssertions.assertExactlyOnce(asBytes.sinkPath(), PayloadFormats.of(asBytes), expected);
+        assertThat(Cli.run(asBytes, "audit").out()).as("audit after re-archiving the rejected").contains("Verdict: CLEAN");
+    }
+
+    @Test
     void aKillNineOfTheErasureMidwayLeavesEveryFileWholeAndRunningItAgainFinishesIt() throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("erase-kill");
@@ -198,10 +240,11 @@ class EraseITCase {
 
     @Test
     void filesOfTheSavepointsCommitErasedWhileTheJobIsStoppedAreTakenAsCommittedWhenItResumes() throws Exception {
-        // no checkpoint before the savepoint (stopped long before the first): every file the job wrote is one its
-        // savepoint's commit names, which the resumed job commits again
-        try (FaultScenario s = FaultScenario.start("erase-live", 3_000, 1_000,
-                Map.of("checkpoint.interval", "10 s", "fencing.lease-timeout", "20 s"))) {
+        // no checkpoint before the savepoint (stopped long before the first, which Flink delays by a random time between
+        // the minimum pause and the interval: both 10 s): every file the job wrote is one its savepoint's commit names,
+        // which the resumed job commits again
+        try (FaultScenario s = FaultScenario.start("erase-live", 3_000, 1_000, Map.of("checkpoint.interval", "10 s",
+                "flink.execution.checkpointing.min-pause", "10 s", "fencing.lease-timeout", "20 s"))) {
             ArchiverConfig config = s.config();
             s.awaitProducerDone();
             String savepoint = s.stopWithSavepoint();
@@ -215,7 +258,8 @@ class EraseITCase {
             assertThat(rewritten).as("files of the savepoint's commit the erasure rewrote").isNotEmpty();
 
             CapturedLogs logs = CapturedLogs.start();
-            s.resume(savepoint, Map.of("checkpoint.interval", "500 ms", "fencing.lease-timeout", "3 s"));
+            s.resume(savepoint, Map.of("checkpoint.interval", "500 ms", "flink.execution.checkpointing.min-pause", "0 ms",
+                    "fencing.lease-timeout", "3 s"));
             List<ArchiveRecord> truth = KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar());
             List<ArchiveRecord> expected = without(truth, keys);
             s.awaitArchived(expected.size());
