@@ -125,14 +125,8 @@ class EraseITCase {
                         io.archiver.registry.RegistryPayloads.encode(id, order, r)));
             }
         }
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("record.value.format", "avro");
-        settings.put("schema-registry.url", registry.url());
-        settings.put("sink.layout", "per-topic");
-        settings.put("sink.parquet.bloom-filter-columns", "key,value_decoded.customer_id");
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("erase-where").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, Map.of("record.value.format", "avro", "schema-registry.url", registry.url(),
+                "sink.layout", "per-topic", "sink.parquet.bloom-filter-columns", "key,value_decoded.customer_id"));
         List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
         List<ArchiveRecord> expected = truth.stream()
                 .filter(r -> Integer.parseInt(new String(r.getKey(), StandardCharsets.UTF_8).substring(2)) % 13 != 4).toList();
@@ -167,25 +161,18 @@ class EraseITCase {
                 producer.send(new ProducerRecord<>(topic, i % 2, key, value));
             }
         }
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("record.value.format", "json");
-        settings.put("errors.policy", "dead-letter");
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("erase-dead").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, Map.of("record.value.format", "json", "errors.policy", "dead-letter"));
         List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
         List<ArchiveRecord> expected = withoutPerson(truth);
-        int deadLetters = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES).size();
-        int personDead = (int) ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES).stream()
-                .filter(r -> Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8))).count();
+        List<ArchiveRecord> dead = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES);
+        int personDead = (int) dead.stream().filter(EraseITCase::isPerson).count();
         assertThat(personDead).as("the person's dead letters").isPositive();
 
         Cli.Result erased = Cli.run(config, "erase", "--key", PERSON, "--apply", "--log-keys", "PLAIN");
         assertThat(erased.code()).as(erased.out()).isZero();
         assertThat(erased.out()).contains("(dead letters)").contains("Erased " + (truth.size() - expected.size()) + " records");
         List<ArchiveRecord> left = ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES);
-        assertThat(left).as("dead letters after the erasure").hasSize(deadLetters - personDead)
-                .noneMatch(r -> Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8)));
+        assertThat(left).as("dead letters after the erasure").hasSize(dead.size() - personDead).noneMatch(EraseITCase::isPerson);
         assertThat(Cli.run(config, "audit").out()).as("audit after the erasure").contains("Verdict: CLEAN").contains("Erased, ");
 
         // values as bytes now: every dead letter is valid, and re-archived but the erased ones
@@ -210,11 +197,7 @@ class EraseITCase {
                 }
             }
         }
-        Map<String, String> settings = stack.jobSettings(topic, topic);
-        settings.put("mode", "batch");
-        settings.put("sink.roll.max-part-size", "16kb");
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("erase-kill").getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        ArchiverConfig config = archiveInBatch(topic, Map.of("sink.roll.max-part-size", "16kb"));
         List<ArchiveRecord> truth = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
         List<ArchiveRecord> expected = withoutPerson(truth);
         int files = ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed().size();
@@ -224,7 +207,7 @@ class EraseITCase {
         // every file whole: each reads to its end, every other record exactly once, the person's at most once
         PayloadFormats formats = PayloadFormats.of(config);
         List<ArchiveRecord> archived = ArchiveAssertions.archived(config.sinkPath(), formats);
-        List<ArchiveRecord> persons = archived.stream().filter(r -> Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8))).toList();
+        List<ArchiveRecord> persons = archived.stream().filter(EraseITCase::isPerson).toList();
         assertThat(persons).as("the person's records left by the erasure killed %d ms after a file was rewritten (of %d files)",
                 killedAfter, files).doesNotHaveDuplicates().hasSizeLessThan(truth.size() - expected.size()).isNotEmpty();
         assertThat(withoutPerson(archived)).as("every other record").containsExactlyInAnyOrderElementsOf(expected);
@@ -405,12 +388,18 @@ class EraseITCase {
         producePerson(topic);
         TestRecords.produce(stack.kafka().bootstrapServers(), topic, 4, 1_200, 1_200);
         producePerson(topic);
-        Map<String, String> settings = stack.jobSettings(topic, topic);
+        Map<String, String> settings = new java.util.HashMap<>(overrides);
+        settings.put("sink.roll.max-part-size", "16kb");
+        return archiveInBatch(topic, settings);
+    }
+
+    /** {@code topic} archived by a batch job of the shared stack's settings and {@code overrides}. */
+    private static ArchiverConfig archiveInBatch(String topic, Map<String, String> overrides) throws Exception {
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
         settings.putAll(overrides);
         settings.put("mode", "batch");
-        settings.put("sink.roll.max-part-size", "16kb");
         ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync(name).getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        JobLauncher.environment(config).executeAsync("batch " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
         return config;
     }
 
@@ -427,8 +416,11 @@ class EraseITCase {
     }
 
     private static List<ArchiveRecord> withoutPerson(List<ArchiveRecord> records) {
-        byte[] person = PERSON.getBytes(StandardCharsets.UTF_8);
-        return records.stream().filter(r -> !Arrays.equals(r.getKey(), person)).toList();
+        return records.stream().filter(r -> !isPerson(r)).toList();
+    }
+
+    private static boolean isPerson(ArchiveRecord r) {
+        return Arrays.equals(r.getKey(), PERSON.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String topic(ArchiverConfig config) {
