@@ -9,6 +9,14 @@ import io.archiver.erase.ErasureLog;
 import io.archiver.erase.ErasurePlan;
 import io.archiver.erase.ErasureRequest;
 import io.archiver.format.parquet.ParquetOptions;
+import io.archiver.job.BatchWork;
+import io.archiver.job.JobLauncher;
+import io.archiver.job.JobSettings;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -103,6 +111,16 @@ final class EraseCommand implements Callable<Integer> {
                 }
             }
         }
+        Configuration settings = JobSettings.of(cfg);
+        // a failed search or rewrite fails the erasure, which the operator runs again (it finishes what is left)
+        settings.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+        if (!JobLauncher.isLocal(env) && !env.getConfiguration().getOptional(DeploymentOptions.ATTACHED).orElse(true)) {
+            err.println("error: erase runs attached: it records the erasure between its search and its rewrite, which run as batch jobs "
+                    + "on the cluster. Submit it without -d (flink run kafka-s3-archiver.jar erase ...).");
+            return ArchiverCli.CONFIG_ERROR;
+        }
+        BatchWork work = BatchWork.of(env);
         try (ArchiveAccess ignored = new ArchiveAccess(cfg)) {
             List<String> archived = ArchiveRoot.of(cfg).topics();
             List<String> unknown = topics.stream().filter(t -> !archived.contains(t)).toList();
@@ -112,7 +130,10 @@ final class EraseCommand implements Callable<Integer> {
                         + cfg.sinkPath() + " (its topics: " + (archived.isEmpty() ? "none" : String.join(", ", archived)) + ").");
                 return ArchiverCli.CONFIG_ERROR;
             }
-            ArchiveEraser eraser = new ArchiveEraser(cfg);
+            if (!JobLauncher.isLocal(env)) {
+                out.printf("Searching and rewriting as Flink batch jobs on the cluster (parallelism %d).%n", work.parallelism());
+            }
+            ArchiveEraser eraser = new ArchiveEraser(cfg, work);
             ErasurePlan plan = eraser.plan(request);
             ErasurePlan.Search search = plan.search();
             if (!search.columnsNowhere().isEmpty()) {
@@ -158,7 +179,7 @@ final class EraseCommand implements Callable<Integer> {
                 return apply && !search.untyped().isEmpty() ? 1 : 0;
             }
             if (!apply) {
-                out.printf("Would erase %d records from %d files: %s. Run again with --apply to erase them.%n", plan.records(), plan.files().size(),
+                out.printf("Would erase %d records from %s: %s. Run again with --apply to erase them.%n", plan.records(), files(plan.files().size()),
                         counts(plan.recordsByPartition()));
                 return 0;
             }
@@ -169,7 +190,7 @@ final class EraseCommand implements Callable<Integer> {
             log.recordPositions(id, plan);
             long erased = eraser.apply(plan, id);
             log.recordRequest(id, request, plan, logKeys, secret, started, Instant.now());
-            out.printf("Erased %d records from %d files: %s (erasure %s, recorded in %s).%n", erased, plan.files().size(),
+            out.printf("Erased %d records from %s: %s (erasure %s, recorded in %s).%n", erased, files(plan.files().size()),
                     counts(plan.recordsByPartition()), id, log.requestObject(id));
             // files --where could not search may hold the value: not all that was asked is done
             return search.untyped().isEmpty() ? 0 : 1;
@@ -237,6 +258,10 @@ final class EraseCommand implements Callable<Integer> {
         f.records().forEach((p, r) -> s.append(s.length() == 0 ? "" : ", ").append(f.topic()).append('-').append(p).append(": ")
                 .append(r.size()).append(r.size() == 1 ? " record" : " records"));
         return f.deadLetters() ? s + " (dead letters)" : s.toString();
+    }
+
+    private static String files(int n) {
+        return n == 1 ? "1 file" : n + " files";
     }
 
     private static String counts(Map<String, Long> byPartition) {

@@ -1,7 +1,6 @@
 package io.archiver.erase;
 
 import io.archiver.archive.ArchiveFile;
-import io.archiver.archive.ArchiveFileReader;
 import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveRoot;
@@ -10,9 +9,9 @@ import io.archiver.format.FileFormat;
 import io.archiver.format.FileFormats;
 import io.archiver.format.FormatReader;
 import io.archiver.fs.IoThreads;
+import io.archiver.job.BatchWork;
 import io.archiver.position.PositionRecord;
 import io.archiver.position.PositionRecovery;
-import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.table.ArchiveCatalog;
 import io.archiver.table.ArchiveTable;
@@ -27,11 +26,13 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -39,8 +40,8 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 
+import static io.archiver.config.JobOptions.JOB_NAME;
 import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
 
 /**
@@ -63,76 +64,52 @@ public final class ArchiveEraser {
     private final ArchiverConfig config;
     private final ArchiveRoot root;
     private final Optional<TableSettings> tables;
+    private final BatchWork work;
 
-    public ArchiveEraser(ArchiverConfig config) {
+    /** {@code work} runs the search of the files and their rewrite: threads of this JVM, or batch jobs on a cluster. */
+    public ArchiveEraser(ArchiverConfig config, BatchWork work) {
         this.config = config;
+        this.work = work;
         this.root = ArchiveRoot.of(config);
         this.tables = TableSettings.of(config);
     }
 
-    /** Finds what {@code request} erases now. */
+    /** Finds what {@code request} erases now: every file of the archive and its dead letters searched, {@link BatchWork in parallel}. */
     public ErasurePlan plan(ErasureRequest request) throws IOException {
-        List<ErasurePlan.FileErasure> found = new ArrayList<>();
-        Search search = new Search(request);
-        List<byte[]> keys = request.keys();
-        ArchiveFileReader reader = new ArchiveFileReader(PayloadFormats.of(config));
+        List<FileSearch.Target> targets = new ArrayList<>();
         for (Map.Entry<String, List<ArchiveFile>> file : ArchiveFile.byPath(TableArchiveFiles.of(config).list().committed()).entrySet()) {
-            find(file.getValue().get(0), false, reader, request, keys, found, search);
+            ArchiveFile first = file.getValue().get(0);
+            if (request.covers(first.topic())) {
+                targets.add(new FileSearch.Target(first.path(), first.topic(), false));
+            }
         }
-        ArchiveFileReader deadLetters = new ArchiveFileReader(PayloadFormats.BYTES);
         for (ArchiveFile file : ArchiveFiles.listed(ArchiveRoot.of(config.deadLetterPath())).list().committed()) {
-            find(file, true, deadLetters, request, keys, found, search);
-        }
-        return new ErasurePlan(found, cutShort(), replacedLeft(), search.summary());
-    }
-
-    /** Finds the records of {@code file} to erase (by key, then by each typed column asked), counted in {@code search}. */
-    private static void find(ArchiveFile file, boolean deadLetters, ArchiveFileReader reader, ErasureRequest request, List<byte[]> keys,
-            List<ErasurePlan.FileErasure> found, Search search) throws IOException {
-        if (!request.covers(file.topic())) {
-            return;
-        }
-        Map<Integer, NavigableMap<Long, Long>> records = new TreeMap<>();
-        Consumer<ArchiveRecord> add = r -> records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
-        search.files++;
-        if (!keys.isEmpty() && !reader.readKeys(file.path(), keys, request.beforeMillis(), r -> {
-            if (request.selects(r)) {
-                add.accept(r);
-            }
-        })) {
-            search.readWhole++;
-        }
-        for (Map.Entry<String, Set<String>> where : request.where().entrySet()) {
-            FormatReader.ColumnSearch searched = reader.readWhere(file.path(), where.getKey(), where.getValue(), request.beforeMillis(), add);
-            search.column(where.getKey(), searched, file.path().toString());
-        }
-        if (!records.isEmpty()) {
-            found.add(new ErasurePlan.FileErasure(file.path(), file.topic(), deadLetters, records));
-        }
-    }
-
-    /** How the files were searched: by key through an index or record by record, by each typed column or not at all. */
-    private static final class Search {
-        int files;
-        int readWhole;
-        final Set<String> columnsNowhere;
-        final Set<String> untyped = new TreeSet<>();
-
-        Search(ErasureRequest request) {
-            columnsNowhere = new TreeSet<>(request.where().keySet());
-        }
-
-        void column(String column, FormatReader.ColumnSearch searched, String file) {
-            if (searched == FormatReader.ColumnSearch.SEARCHED) {
-                columnsNowhere.remove(column);
-            } else if (searched == FormatReader.ColumnSearch.UNTYPED) {
-                untyped.add(file);
+            if (request.covers(file.topic())) {
+                targets.add(new FileSearch.Target(file.path(), file.topic(), true));
             }
         }
-
-        ErasurePlan.Search summary() {
-            return new ErasurePlan.Search(files, readWhole, List.copyOf(untyped), Set.copyOf(columnsNowhere));
+        List<FileSearch.Found> searched = new ArrayList<>(work.run(config.get(JOB_NAME) + " erase search", targets,
+                new FileSearch(PayloadFormats.of(config), request)));
+        searched.sort(Comparator.comparing(f -> f.path().toString()));
+        List<ErasurePlan.FileErasure> found = new ArrayList<>();
+        int readWhole = 0;
+        Set<String> columnsNowhere = new TreeSet<>(request.where().keySet());
+        Set<String> untyped = new TreeSet<>();
+        for (FileSearch.Found f : searched) {
+            if (f.erasure() != null) {
+                found.add(f.erasure());
+            }
+            readWhole += f.readWhole() ? 1 : 0;
+            f.columns().forEach((column, search) -> {
+                if (search == FormatReader.ColumnSearch.SEARCHED) {
+                    columnsNowhere.remove(column);
+                } else if (search == FormatReader.ColumnSearch.UNTYPED) {
+                    untyped.add(f.path().toString());
+                }
+            });
         }
+        ErasurePlan.Search search = new ErasurePlan.Search(searched.size(), readWhole, List.copyOf(untyped), Set.copyOf(columnsNowhere));
+        return new ErasurePlan(found, cutShort(), replacedLeft(), search);
     }
 
     /** The files the position records name (each partition's last commit) that are not in the archive yet. */
@@ -180,22 +157,24 @@ public final class ArchiveEraser {
     }
 
     /**
-     * Writes every file of {@code plan} anew without its records to erase (erasure {@code id}: its name in the tables'
-     * snapshots); returns how many records were left out.
+     * Writes every file of {@code plan} anew without its records to erase ({@link BatchWork in parallel}; erasure
+     * {@code id}: its name in the tables' snapshots); returns how many records were left out.
      */
     public long apply(ErasurePlan plan, String id) throws IOException {
-        long erased = 0;
+        List<Rewrite> rewrites = new ArrayList<>();
+        for (ErasurePlan.FileErasure f : plan.files()) {
+            rewrites.add(new Rewrite(f, tables.isEmpty() || f.deadLetters() ? f.path() : aside(f.path(), id)));
+        }
+        List<Rewritten> written = work.run(config.get(JOB_NAME) + " erase rewrite", rewrites, ArchiveEraser::write);
+        long erased = written.stream().mapToLong(Rewritten::dropped).sum();
         Map<String, List<String>> removed = new LinkedHashMap<>();
         Map<String, List<TableFile>> added = new LinkedHashMap<>();
-        for (ErasurePlan.FileErasure f : plan.files()) {
-            if (tables.isEmpty() || f.deadLetters()) {
-                erased += write(f, f.path());
-                continue;
+        for (Rewritten r : written) {
+            ErasurePlan.FileErasure f = r.rewrite().file();
+            if (!r.rewrite().target().equals(f.path())) {
+                removed.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(f.path().toString());
+                added.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(TableFile.fromFooter(r.rewrite().target(), r.length()));
             }
-            Path aside = aside(f.path());
-            erased += write(f, aside);
-            removed.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(f.path().toString());
-            added.computeIfAbsent(f.topic(), t -> new ArrayList<>()).add(TableFile.fromFooter(aside, aside.getFileSystem().getFileStatus(aside).getLen()));
         }
         if (!removed.isEmpty()) {
             ExecutorService pool = Executors.newFixedThreadPool(4, IoThreads.daemon("erase-tables"));
@@ -217,9 +196,16 @@ public final class ArchiveEraser {
         return erased;
     }
 
-    /** Writes {@code file} without its records to erase to {@code target} (the file itself: replaced whole); returns the records left out. */
-    private static long write(ErasurePlan.FileErasure file, Path target) throws IOException {
-        Path path = file.path();
+    /** A file to write anew without its records to erase, to {@code target}: the file itself (replaced whole) or its erased copy. */
+    record Rewrite(ErasurePlan.FileErasure file, Path target) implements Serializable {}
+
+    /** A file written anew: how many records it left out, how long the new file is. */
+    record Rewritten(Rewrite rewrite, long dropped, long length) implements Serializable {}
+
+    /** Writes a file without its records to erase to its target; one task of an erasure's rewrite. */
+    private static Rewritten write(Rewrite rewrite) throws IOException {
+        Path path = rewrite.file().path();
+        Path target = rewrite.target();
         FileSystem fs = path.getFileSystem();
         FileFormat format = FileFormats.ofFile(path.getName())
                 .orElseThrow(() -> new IOException(path + " is of no format this archiver writes"));
@@ -227,19 +213,19 @@ public final class ArchiveEraser {
         Path written = fs.isDistributedFS() ? target : new Path(target.getParent(), "." + target.getName() + ".erasing");
         long dropped;
         try (FSDataOutputStream out = fs.create(written, FileSystem.WriteMode.OVERWRITE)) {
-            dropped = format.copyWithout(path, out, file.offsets());
+            dropped = format.copyWithout(path, out, rewrite.file().offsets());
         }
         if (!written.equals(target) && !fs.rename(written, target)) {
             throw new IOException("Cannot replace " + target + " by " + written);
         }
-        return dropped;
+        return new Rewritten(rewrite, dropped, fs.getFileStatus(target).getLen());
     }
 
-    /** A new name for {@code file}'s erased copy, in its folder, of its format. */
-    private Path aside(Path file) {
+    /** The name of {@code file}'s erased copy in erasure {@code id}: in its folder, of its format, the same when written again. */
+    private Path aside(Path file, String id) {
         String name = file.getName();
         String suffix = FileFormats.ofFile(name).orElseThrow().suffixes().stream().filter(name::endsWith)
-                .max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
-        return new Path(file.getParent(), config.get(SINK_PART_PREFIX) + TableState.ERASURE_MARKER + UUID.randomUUID() + "-0" + suffix);
+                .max(Comparator.comparingInt(String::length)).orElseThrow();
+        return new Path(file.getParent(), config.get(SINK_PART_PREFIX) + TableState.ERASURE_MARKER + UUID.nameUUIDFromBytes((id + ' ' + file).getBytes(StandardCharsets.UTF_8)) + "-0" + suffix);
     }
 }

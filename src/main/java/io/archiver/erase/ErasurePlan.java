@@ -2,6 +2,7 @@ package io.archiver.erase;
 
 import org.apache.flink.core.fs.Path;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -16,7 +17,7 @@ import java.util.TreeMap;
 public final class ErasurePlan {
 
     /** A file and the records to leave out of it: partition to offset to timestamp. */
-    public record FileErasure(Path path, String topic, boolean deadLetters, Map<Integer, NavigableMap<Long, Long>> records) {
+    public record FileErasure(Path path, String topic, boolean deadLetters, Map<Integer, NavigableMap<Long, Long>> records) implements Serializable {
 
         /** The offsets to leave out, per partition. */
         public Map<Integer, Set<Long>> offsets() {

@@ -2,6 +2,7 @@ package io.archiver.erase;
 
 import io.archiver.record.ArchiveRecord;
 
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -17,10 +18,12 @@ import java.util.stream.Collectors;
  * asked for it, of the topics named (every topic when none is), and, with a time, only those whose timestamp lies before
  * it.
  */
-public final class ErasureRequest {
+public final class ErasureRequest implements Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     private final List<byte[]> keys;
-    private final Set<ByteBuffer> keySet;
+    private final transient Set<ByteBuffer> keySet;
     private final Map<String, Set<String>> where;
     private final Set<String> topics;
     private final Instant before;
@@ -47,6 +50,11 @@ public final class ErasureRequest {
         this.where = Map.copyOf(copy);
         this.topics = Set.copyOf(topics);
         this.before = before;
+    }
+
+    /** Deserialized: built anew (its set of keys is not serialized). */
+    private Object readResolve() {
+        return new ErasureRequest(keys, where, topics, before);
     }
 
     private static void checkColumn(String column) {

@@ -50,12 +50,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * without the keyed hash's secret is refused naming it; with it, the key's records are gone from every file and every
  * other record stays as it was (both layouts, Parquet and JSON Lines), the erasure log holds the key only as its keyed
  * hash, audit counts the records as erased (Kafka still holds them) and stays clean, repair archives nothing again, a
- * second erasure finds nothing, DuckDB finds none of the key's rows. An erasure cut short between two files is
- * reported by audit and finished by running it again. Next to a streaming job: files of its last commit erased while
+ * second erasure finds nothing, DuckDB finds none of the key's rows. An erasure killed (SIGKILL) as soon as it has
+ * rewritten a file leaves every file whole, is reported by audit and finished by running it again. Next to a streaming job: files of its last commit erased while
  * it is stopped, the job resumed from its savepoint (which commits those files again) runs on, and the archive holds
  * every other record exactly once; an erasure while the job archives the same partitions, then a TaskManager kill,
  * loses and doubles nothing. With an Iceberg table, the files are swapped in one snapshot and the table (Iceberg's
- * reader, DuckDB) and the folders equal the truth without the keys.
+ * reader, DuckDB) and the folders equal the truth without the keys. The commands run in this JVM, whose Flink
+ * environment is the shared MiniCluster's: the search and the rewrite run as batch jobs there, as under
+ * {@code flink run}; the erasure killed runs in a JVM of its own, in its threads, as {@code bin/archiver} does.
  */
 @SharedMiniCluster
 class EraseITCase {
@@ -75,7 +77,8 @@ class EraseITCase {
 
         Cli.Result dry = Cli.run(config, "erase", "--key", PERSON);
         assertThat(dry.code()).as(dry.out()).isZero();
-        assertThat(dry.out()).contains("Would erase 40 records from").contains("Run again with --apply");
+        assertThat(dry.out()).contains("Would erase 40 records from").contains("Run again with --apply")
+                .contains("Searching and rewriting as Flink batch jobs on the cluster");
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), formats, truth);
 
         Cli.Result noSecret = Cli.run(config, "erase", "--key", PERSON, "--apply");
