@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * A real Apache Kafka broker (KRaft, one combined broker/controller node) running in this JVM, from
  * Kafka's own server code. Used by the {@code local} command and the integration tests.
  */
-public final class EmbeddedKafka implements AutoCloseable {
+public final class EmbeddedKafka implements KafkaBrokers, AutoCloseable {
 
     private static final int PARTITIONS_PER_REQUEST = 5_000;
 

@@ -5,7 +5,7 @@ import io.archiver.config.CheckpointOptions;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
-import io.archiver.local.EmbeddedKafka;
+import io.archiver.local.KafkaBrokers;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
@@ -30,7 +30,7 @@ public final class FaultScenario implements AutoCloseable {
     private static final Duration CATCH_UP = Duration.ofMinutes(3);
 
     private final SharedStack stack = SharedStack.get();
-    private final EmbeddedKafka kafka;
+    private final KafkaBrokers kafka;
     private final String topic;
     private final ArchiverConfig config;
     private final PayloadFormats formats;
@@ -40,7 +40,7 @@ public final class FaultScenario implements AutoCloseable {
     private JobClient job;
     private int jobsStarted;
 
-    private FaultScenario(EmbeddedKafka kafka, String name, int records, int perSecond, Map<String, String> overrides,
+    private FaultScenario(KafkaBrokers kafka, String name, int records, int perSecond, Map<String, String> overrides,
             TestRecords.Timestamps timestamps, boolean compacted) throws Exception {
         this.kafka = kafka;
         this.topic = SharedStack.uniqueName(name);
@@ -71,7 +71,7 @@ public final class FaultScenario implements AutoCloseable {
     }
 
     /** {@link #start} on a broker of the test's own (one it may restart without touching the classes beside it). */
-    public static FaultScenario startOn(EmbeddedKafka kafka, String name, int records, int perSecond, Map<String, String> overrides)
+    public static FaultScenario startOn(KafkaBrokers kafka, String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
         return new FaultScenario(kafka, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
     }
