@@ -158,6 +158,9 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
                 return true;
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
                 return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
         });
     }
