@@ -2,11 +2,13 @@ package io.archiver.local;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +20,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
 /**
@@ -36,6 +40,16 @@ import java.util.stream.Collectors;
 public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
 
     private static final int CONTROLLER_ID = 100;
+    /**
+     * The jars of this JVM's class path that Kafka's broker and tools need (by their Maven group's folder): a node JVM
+     * on the whole class path of a test run (some 300 jars) takes seconds longer to start on a busy machine.
+     */
+    private static final List<String> KAFKA_JARS = List.of("/org/apache/kafka/", "/org/scala-lang/", "/com/typesafe/scala-logging/",
+            "/net/sourceforge/argparse4j/", "/net/sf/jopt-simple/", "/commons-validator/", "/commons-beanutils/", "/commons-digester/",
+            "/commons-logging/", "/commons-collections/", "/com/fasterxml/jackson/", "/org/bitbucket/b_c/", "/com/yammer/metrics/",
+            "/com/google/re2j/", "/org/slf4j/", "/org/apache/logging/log4j/", "/com/github/luben/", "/org/lz4/", "/org/xerial/snappy/",
+            "/org/pcollections/", "/io/opentelemetry/", "/com/google/protobuf/", "/com/github/ben-manes/", "/org/hdrhistogram/");
+    private static final String CLASS_PATH = kafkaClassPath();
     private static final Duration READY = Duration.ofSeconds(60);
 
     private final Path dir;
@@ -44,10 +58,11 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
     private final Map<Integer, Integer> brokerPorts = new TreeMap<>();
     private final Map<Integer, Process> processes = new TreeMap<>();
     private final int replication;
+    private Admin admin;
 
     private KafkaProcessCluster(Path dir, int brokers) throws IOException {
         this.dir = dir;
-        this.clusterId = uuid();
+        this.clusterId = Uuid.randomUuid().toString(); // never starting with '-', which the format tool would take for an option
         this.controllerPort = freePort();
         for (int id = 1; id <= brokers; id++) {
             brokerPorts.put(id, freePort());
@@ -94,30 +109,30 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         return brokerPorts.keySet();
     }
 
-    public Admin admin() {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        return Admin.create(props);
+    /** The cluster's admin client (one for its life: the caller does not close it). */
+    public synchronized Admin admin() {
+        if (admin == null) {
+            Properties props = new Properties();
+            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+            admin = Admin.create(props);
+        }
+        return admin;
     }
 
     @Override
     public void createTopic(String topic, int partitions) throws Exception {
-        try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) replication))).all().get(30, TimeUnit.SECONDS);
-        }
+        admin().createTopics(List.of(new NewTopic(topic, partitions, (short) replication))).all().get(30, TimeUnit.SECONDS);
         await("topic " + topic + " served with every replica in sync", READY, () -> inSync(topic, partitions));
     }
 
     /** The id of the broker leading {@code partition} of {@code topic}. */
     public int leaderOf(String topic, int partition) throws Exception {
-        try (Admin admin = admin()) {
-            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
-            Node leader = d.partitions().get(partition).leader();
-            if (leader == null) {
-                throw new IllegalStateException(topic + "-" + partition + " has no leader");
-            }
-            return leader.id();
+        TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+        Node leader = d.partitions().get(partition).leader();
+        if (leader == null) {
+            throw new IllegalStateException(topic + "-" + partition + " has no leader");
         }
+        return leader.id();
     }
 
     /** Kills broker {@code id} with SIGKILL: no controlled shutdown, its page cache the only copy of its last writes. */
@@ -145,28 +160,14 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
 
     /** Waits until every partition of every topic has each of its replicas in sync (what a rolling restart waits for). */
     public void awaitFullyReplicated(Duration timeout) throws Exception {
-        await("every replica in sync", timeout, () -> {
-            try (Admin admin = admin()) {
-                var names = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true)).names().get(10, TimeUnit.SECONDS);
-                for (TopicDescription d : admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS).values()) {
-                    for (TopicPartitionInfo p : d.partitions()) {
-                        if (p.isr().size() < p.replicas().size()) {
-                            return false;
-                        }
-                    }
-                }
-                return true;
-            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
+        await("every replica in sync", timeout, () -> inSync(null, -1));
     }
 
     @Override
     public void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
         processes.values().forEach(Process::destroyForcibly);
         for (Process p : processes.values()) {
             try {
@@ -178,12 +179,18 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         processes.clear();
     }
 
+    /**
+     * Whether every partition of {@code topic} (of every topic, Kafka's internal ones too, when null) has a leader and
+     * each of its replicas in sync, and {@code topic} has {@code partitions}; false while the cluster cannot say.
+     */
     private boolean inSync(String topic, int partitions) {
-        try (Admin admin = admin()) {
-            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
-            return d.partitions().size() == partitions
-                    && d.partitions().stream().allMatch(p -> p.leader() != null && p.isr().size() == p.replicas().size());
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        try {
+            Collection<String> names = topic != null ? List.of(topic)
+                    : admin().listTopics(new ListTopicsOptions().listInternal(true)).names().get(10, TimeUnit.SECONDS);
+            Collection<TopicDescription> described = admin().describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS).values();
+            return described.stream().allMatch(d -> (partitions < 0 || d.partitions().size() == partitions)
+                    && d.partitions().stream().allMatch(p -> p.leader() != null && p.isr().size() == p.replicas().size()));
+        } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -191,11 +198,14 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         }
     }
 
-    private java.util.Set<Integer> registered() {
-        try (Admin admin = admin()) {
-            return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream().map(Node::id).collect(Collectors.toSet());
-        } catch (Exception e) {
-            return java.util.Set.of();
+    private Set<Integer> registered() {
+        try {
+            return admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).stream().map(Node::id).collect(Collectors.toSet());
+        } catch (ExecutionException | TimeoutException e) {
+            return Set.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Set.of();
         }
     }
 
@@ -223,6 +233,10 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         p.put("controller.listener.names", "CONTROLLER");
         p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.put("log.dirs", dir.resolve("data-" + id).toString());
+        // a broker's heartbeat every 500 ms (default 2 s), the controller fencing one silent for 3 s (default 9 s): a restarted
+        // broker is back, and a killed one's partitions led by others, within seconds
+        p.put("broker.heartbeat.interval.ms", "500");
+        p.put("broker.session.timeout.ms", "3000");
         if (id == CONTROLLER_ID) {
             p.put("process.roles", "controller");
             p.put("listeners", "CONTROLLER://127.0.0.1:" + controllerPort);
@@ -261,17 +275,34 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
 
     private Process node(List<String> mainAndArgs, String output) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties").toUri(),
-                "-cp", System.getProperty("java.class.path")));
+                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties").toUri(),
+                "-cp", CLASS_PATH));
         command.addAll(mainAndArgs);
         return new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(Path.of(output).toFile())).start();
     }
 
-    private static String uuid() {
-        UUID u = UUID.randomUUID();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+    /** The jars of {@link #KAFKA_JARS} on this JVM's class path, a manifest-only jar's (Maven's test runners use one) expanded. */
+    private static String kafkaClassPath() {
+        List<String> jars = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            jars.add(entry);
+            if (entry.endsWith(".jar")) {
+                try (JarFile jar = new JarFile(entry)) {
+                    String manifestPath = jar.getManifest() == null ? null : jar.getManifest().getMainAttributes().getValue("Class-Path");
+                    if (manifestPath != null) {
+                        for (String url : manifestPath.trim().split("\\s+")) {
+                            jars.add(Path.of(Path.of(entry).toAbsolutePath().getParent().toUri().resolve(url)).toString());
+                        }
+                    }
+                } catch (IOException e) {
+                    // not a jar to expand
+                }
+            }
+        }
+        String path = jars.stream().filter(j -> KAFKA_JARS.stream().anyMatch(g -> j.replace(File.separatorChar, '/').contains(g)))
+                .collect(Collectors.joining(File.pathSeparator));
+        return path.isEmpty() ? System.getProperty("java.class.path") : path;
     }
 
     private static int freePort() throws IOException {
