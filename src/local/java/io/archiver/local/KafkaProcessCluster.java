@@ -109,6 +109,17 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         return brokerPorts.keySet();
     }
 
+    /** The running brokers' process ids, by broker id. */
+    public Map<Integer, Long> brokerProcesses() {
+        Map<Integer, Long> pids = new TreeMap<>();
+        processes.forEach((id, p) -> {
+            if (id != CONTROLLER_ID && p.isAlive()) {
+                pids.put(id, p.pid());
+            }
+        });
+        return pids;
+    }
+
     /** The cluster's admin client (one for its life: the caller does not close it). */
     public synchronized Admin admin() {
         if (admin == null) {

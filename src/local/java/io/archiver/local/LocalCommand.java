@@ -88,6 +88,11 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             + "writes the archiver's secured configuration to <work-dir>/archiver-secure.yaml.")
     boolean secure;
 
+    @Option(names = "--brokers", defaultValue = "1", description = "Kafka brokers: 1 (default, in this JVM) or 3 (a cluster as production "
+            + "runs one: three brokers and a KRaft controller, each a process of its own, replication 3, min.insync.replicas 2; kill a broker "
+            + "and watch the job archive on).")
+    int brokers;
+
     @Mixin ConfigArgs config;
 
     @Spec CommandSpec spec;
@@ -104,10 +109,18 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--restore-demo runs on the plain stack; leave out --secure (restore on a secured cluster takes the same kafka.properties.*).");
         }
-        out.println("Starting Kafka and the S3-compatible server" + (secure ? ", secured," : "") + " (data in "
-                + workDir.toAbsolutePath() + ") ...");
+        if (brokers != 1 && brokers != 3) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--brokers " + brokers + ": give 1 (a broker in this JVM) or 3 "
+                    + "(a cluster of their own processes).");
+        }
+        if (brokers > 1 && secure) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--secure runs on one broker; leave out --brokers 3.");
+        }
+        out.println("Starting Kafka" + (brokers > 1 ? " (" + brokers + " brokers and a controller, each a process of its own)" : "")
+                + " and the S3-compatible server" + (secure ? ", secured," : "") + " (data in " + workDir.toAbsolutePath() + ") ...");
         out.flush();
-        LocalStack stack = secure ? LocalStack.startSecured(workDir, s3Port) : LocalStack.start(workDir, s3Port);
+        LocalStack stack = secure ? LocalStack.startSecured(workDir, s3Port)
+                : brokers > 1 ? LocalStack.startCluster(workDir, s3Port, brokers) : LocalStack.start(workDir, s3Port);
         JobClient job = null;
         AvroDemo avro = null;
         try {
@@ -137,6 +150,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             int produced = iceberg != null ? records / 3 : records;
             out.printf("Kafka at %s: produced %d records to topic '%s' (%d partitions).%n",
                     cfg.get(KAFKA_BOOTSTRAP_SERVERS), produced, topic, partitions);
+            if (!stack.brokerProcesses().isEmpty()) {
+                out.printf("Kafka brokers (broker id: process id) %s, logs in %s: kill one (kill -9 <pid>) and the job archives on from "
+                        + "the other replicas.%n", stack.brokerProcesses(), workDir.toAbsolutePath().resolve("kafka"));
+            }
             out.printf("S3 at %s, bucket '%s' (access key %s).%n",
                     stack.s3().endpoint(), LocalStack.BUCKET, EmbeddedS3.ACCESS_KEY);
             if (secure) {

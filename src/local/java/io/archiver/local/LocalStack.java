@@ -37,9 +37,13 @@ public final class LocalStack implements AutoCloseable {
             List.of("javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType");
 
     private final Path workDir;
-    private final EmbeddedServers servers;
+    private final AutoCloseable servers;
     private final EmbeddedS3 s3;
-    private final EmbeddedKafka kafka;
+    private final KafkaBrokers kafka;
+    /** The in-JVM broker of the one-broker stack (the secured stack's ACLs and users); null for a cluster of processes. */
+    private final EmbeddedKafka embedded;
+    /** The brokers of their own processes of {@link #startCluster}; null otherwise. */
+    private final KafkaProcessCluster cluster;
     private final Secured secured;
 
     /** What the secured stack adds: its CA and stores, the secrets file, the S3 requests it records. */
@@ -50,13 +54,47 @@ public final class LocalStack implements AutoCloseable {
         this.servers = servers;
         this.s3 = servers.s3();
         this.kafka = servers.kafka();
+        this.embedded = servers.kafka();
+        this.cluster = null;
         this.secured = secured;
     }
 
+    private LocalStack(Path workDir, EmbeddedS3 s3, KafkaProcessCluster cluster) {
+        this.workDir = workDir;
+        this.s3 = s3;
+        this.kafka = cluster;
+        this.embedded = null;
+        this.cluster = cluster;
+        this.secured = null;
+        this.servers = () -> {
+            try {
+                cluster.close();
+            } finally {
+                s3.close();
+            }
+        };
+    }
     public static LocalStack start(Path workDir, int s3Port) throws Exception {
         Path dir = clean(workDir);
         EmbeddedServers servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Port(s3Port).kafkaData(dir.resolve("kafka")).start();
         return new LocalStack(dir, servers, null);
+    }
+
+    /**
+     * The stack with a Kafka cluster of {@code brokers} brokers and a KRaft controller, each a JVM of its own
+     * ({@link KafkaProcessCluster}: replication 3, {@code min.insync.replicas} 2), their data and logs under
+     * {@code <work>/kafka}: for trying faults by hand (kill a broker, watch the job archive on).
+     */
+    public static LocalStack startCluster(Path workDir, int s3Port, int brokers) throws Exception {
+        Path dir = clean(workDir);
+        EmbeddedS3 s3 = EmbeddedS3.start(dir.resolve("s3"), s3Port, null, java.util.function.UnaryOperator.identity());
+        try {
+            s3.createBucket(BUCKET);
+            return new LocalStack(dir, s3, KafkaProcessCluster.start(dir.resolve("kafka"), brokers));
+        } catch (Exception e) {
+            s3.close();
+            throw e;
+        }
     }
 
     /**
@@ -106,15 +144,25 @@ public final class LocalStack implements AutoCloseable {
         kafka.createTopic(topic, partitions);
         if (secured != null) {
             String user = "User:" + KAFKA_USER;
-            kafka.allow(user, new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
+            embedded.allow(user, new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
                     AclOperation.READ, AclOperation.DESCRIBE_CONFIGS);
-            kafka.allow(user, new ResourcePattern(ResourceType.GROUP, group, PatternType.LITERAL), AclOperation.READ);
+            embedded.allow(user, new ResourcePattern(ResourceType.GROUP, group, PatternType.LITERAL), AclOperation.READ);
         }
     }
 
     /** The client settings of a producer of sample records (on the secured stack: the broker's admin user). */
     public Properties producerClient() {
-        return kafka.adminClientProperties();
+        if (embedded != null) {
+            return embedded.adminClientProperties();
+        }
+        Properties props = new Properties();
+        props.put("bootstrap.servers", kafka.bootstrapServers());
+        return props;
+    }
+
+    /** The brokers' process ids by broker id, for a cluster of {@link #startCluster}; empty for the one-broker stack. */
+    public Map<Integer, Long> brokerProcesses() {
+        return cluster == null ? Map.of() : cluster.brokerProcesses();
     }
 
     /** The S3 requests that created objects, with their encryption headers; empty unless secured. */
@@ -127,7 +175,7 @@ public final class LocalStack implements AutoCloseable {
         return secured.tls().caCertificate();
     }
 
-    public EmbeddedKafka kafka() {
+    public KafkaBrokers kafka() {
         return kafka;
     }
 
@@ -171,7 +219,7 @@ public final class LocalStack implements AutoCloseable {
     private Map<String, String> securedSettings() {
         String secrets = secured.secrets().toString();
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("kafka.bootstrap.servers", kafka.bootstrapServers(EmbeddedKafka.Listener.SASL_SSL));
+        s.put("kafka.bootstrap.servers", embedded.bootstrapServers(EmbeddedKafka.Listener.SASL_SSL));
         s.put("kafka.properties.security.protocol", "SASL_SSL");
         s.put("kafka.properties.sasl.mechanism", "SCRAM-SHA-512");
         s.put("kafka.properties.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
