@@ -266,8 +266,6 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
             p.put("group.initial.rebalance.delay.ms", "0");
             // test records may carry old timestamps: time-based deletion would move the log start past records not yet archived
             p.put("log.retention.ms", "-1");
-            // a replica that stops fetching leaves the ISR within seconds (the default is 30 s)
-            p.put("replica.lag.time.max.ms", "5000");
         }
         StringBuilder text = new StringBuilder();
         p.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));

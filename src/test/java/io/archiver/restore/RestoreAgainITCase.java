@@ -46,7 +46,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static io.archiver.restore.RestoreITCase.byPartition;
+import static io.archiver.testutils.TestRecords.byPartition;
 import static io.archiver.restore.RestoreITCase.committed;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -293,7 +293,11 @@ class RestoreAgainITCase {
     }
 
     /** Per partition, the offset of the last record a committed reader reads (compaction keeps it). */
-    private static Map<Integer, Long> lastOffsets(String topic) {
+    /** The last offset of each partition of {@code topic} (of 2) a read_committed reader sees, once every transaction's marker is written. */
+    private static Map<Integer, Long> lastOffsets(String topic) throws Exception {
+        // a commit returns before its markers reach every partition: until then a read_committed reader stops short
+        Await.until("the markers of " + topic + "'s transactions written", Duration.ofSeconds(30),
+                () -> RestoreITCase.endOffsets(topic, "read_committed", 2) == RestoreITCase.endOffsets(topic, "read_uncommitted", 2));
         Map<Integer, Long> last = new TreeMap<>();
         KafkaTopicReader.readAll(SharedStack.get().kafka().bootstrapServers(), topic).forEach(r -> last.merge(r.getPartition(), r.getOffset(), Math::max));
         return last;

@@ -38,6 +38,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import static io.archiver.testutils.TestRecords.byPartition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -369,22 +370,6 @@ class RestoreITCase {
     /** {@link KafkaTopicReader#readCommitted} on the shared broker. */
     static List<ArchiveRecord> committed(String topic, int expected) throws Exception {
         return KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), topic, expected);
-    }
-
-    /** Per partition number, the records in order as (timestamp, key, value, headers): what a restore must keep. */
-    static Map<Integer, List<String>> byPartition(List<ArchiveRecord> records) {
-        Map<Integer, List<String>> partitions = new TreeMap<>();
-        List<ArchiveRecord> ordered = new ArrayList<>(records);
-        ordered.sort((a, b) -> a.getPartition() != b.getPartition()
-                ? Integer.compare(a.getPartition(), b.getPartition()) : Long.compare(a.getOffset(), b.getOffset()));
-        for (ArchiveRecord r : ordered) {
-            String headers = java.util.stream.IntStream.range(0, r.getHeaderKeys().length)
-                    .mapToObj(i -> r.getHeaderKeys()[i] + "=" + Arrays.toString(r.getHeaderValues()[i]))
-                    .collect(Collectors.joining(","));
-            partitions.computeIfAbsent(r.getPartition(), p -> new ArrayList<>()).add(
-                    r.getTimestamp() + "|" + Arrays.toString(r.getKey()) + "|" + Arrays.toString(r.getValue()) + "|" + headers);
-        }
-        return partitions;
     }
 
     /** The sum of {@code topic}'s end offsets as a consumer of {@code isolation} sees them (markers included). */

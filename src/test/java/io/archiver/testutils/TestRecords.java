@@ -10,12 +10,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 
 /**
  * Produces deterministic records to a topic and returns what Kafka acknowledged, as the envelopes the
@@ -206,5 +209,21 @@ public final class TestRecords {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Per partition number, the records in order as (timestamp, key, value, headers): what a restore must keep. */
+    public static Map<Integer, List<String>> byPartition(List<ArchiveRecord> records) {
+        Map<Integer, List<String>> partitions = new TreeMap<>();
+        List<ArchiveRecord> ordered = new ArrayList<>(records);
+        ordered.sort((a, b) -> a.getPartition() != b.getPartition()
+                ? Integer.compare(a.getPartition(), b.getPartition()) : Long.compare(a.getOffset(), b.getOffset()));
+        for (ArchiveRecord r : ordered) {
+            String headers = java.util.stream.IntStream.range(0, r.getHeaderKeys().length)
+                    .mapToObj(i -> r.getHeaderKeys()[i] + "=" + Arrays.toString(r.getHeaderValues()[i]))
+                    .collect(Collectors.joining(","));
+            partitions.computeIfAbsent(r.getPartition(), p -> new ArrayList<>()).add(
+                    r.getTimestamp() + "|" + Arrays.toString(r.getKey()) + "|" + Arrays.toString(r.getValue()) + "|" + headers);
+        }
+        return partitions;
     }
 }
