@@ -169,6 +169,15 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         await("broker " + id + " registered again", READY, () -> registered().contains(id));
     }
 
+    /** Starts every broker that is not running (killed or shut down, and not started again). */
+    public void restartStopped() throws Exception {
+        for (int id : brokerPorts.keySet()) {
+            if (!processes.containsKey(id)) {
+                restart(id);
+            }
+        }
+    }
+
     /** Waits until every partition of every topic has each of its replicas in sync (what a rolling restart waits for). */
     public void awaitFullyReplicated(Duration timeout) throws Exception {
         await("every replica in sync", timeout, () -> inSync(null, -1));

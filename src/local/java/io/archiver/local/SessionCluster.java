@@ -192,13 +192,6 @@ public final class SessionCluster {
         return find(JOB_ID, cli(args), "job id");
     }
 
-    /** Runs a job jar attached (the client waits for the program to end, as {@code flink run} without {@code -d}); returns the client's output. */
-    public String run(Path jar, String... programArgs) throws Exception {
-        List<String> args = new ArrayList<>(List.of("run", jar.toAbsolutePath().toString()));
-        args.addAll(Arrays.asList(programArgs));
-        return cli(args);
-    }
-
     /**
      * Stops a job with a savepoint into {@code dir} and returns the savepoint's path. A savepoint cannot be
      * triggered while the job is still recovering (tasks not all running yet): that is retried, 5 times at

@@ -278,44 +278,8 @@ class SessionClusterITCase {
         ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
     }
 
-    /**
-     * A backfill and an erasure on the cluster, as an operator runs them with {@code flink run} attached: a batch job
-     * archives the topic, then {@code erase --apply} searches and rewrites the archive's files as batch jobs on the
-     * cluster's TaskManager: the key's records gone, every other record exactly once as Kafka holds it. The erasure
-     * submitted detached is refused before anything is touched, naming the fix.
-     */
     @Test
     @Order(4)
-    void aBackfillAndAnErasureRunAsBatchJobsOnTheClusterSubmittedWithFlinkRun() throws Exception {
-        SharedStack stack = SharedStack.get();
-        String topic = newTopic("cluster-erase");
-        String root = archiveOf(topic);
-        byte[] person = "person-4711".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        try (var producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
-            for (int i = 0; i < 2_000; i++) {
-                byte[] key = i % 50 == 3 ? person : ("k-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, i % 2, key, ("v-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            }
-        }
-        List<String> backfill = new ArrayList<>(List.of(args(topic, root, 2)));
-        backfill.addAll(List.of("-D", "mode=batch", "-D", "sink.roll.max-part-size=16kb"));
-        cluster.run(jar(), backfill.toArray(new String[0]));
-        List<ArchiveRecord> inKafka = KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic);
-        List<ArchiveRecord> others = inKafka.stream().filter(r -> !java.util.Arrays.equals(r.getKey(), person)).toList();
-        ArchiveAssertions.assertExactlyOnce(root, FORMATS, inKafka);
-
-        List<String> erase = new ArrayList<>(List.of("erase", "--key", "person-4711", "--apply", "--log-keys", "PLAIN"));
-        erase.addAll(List.of(args(topic, root, 2)).subList(1, args(topic, root, 2).length));
-        assertThatThrownBy(() -> cluster.submit(jar(), erase.toArray(new String[0])))
-                .hasMessageContaining("erase runs attached").hasMessageContaining("without -d");
-        String erased = cluster.run(jar(), erase.toArray(new String[0]));
-        assertThat(erased).contains("Searching and rewriting as Flink batch jobs on the cluster (parallelism 2)")
-                .contains("Erased " + (inKafka.size() - others.size()) + " records from");
-        ArchiveAssertions.assertExactlyOnce(root, FORMATS, others);
-    }
-
-    @Test
-    @Order(5)
     void aJobThatSetsTheClustersFileSystemIsRefusedAtSubmission() throws Exception {
         String topic = SharedStack.uniqueName("cluster-settings");
         SharedStack.get().kafka().createTopic(topic, 1);
@@ -329,7 +293,7 @@ class SessionClusterITCase {
     }
 
     @Test
-    @Order(6)
+    @Order(5)
     void noSecretReachesAnyLogOrOutputOfTheClusterOrItsClients() throws Exception {
         List<String> leaks = new ArrayList<>();
         try (var files = java.nio.file.Files.list(cluster.logDir())) {
