@@ -13,8 +13,11 @@ import io.archiver.job.BatchWork;
 import io.archiver.job.JobLauncher;
 import io.archiver.job.JobSettings;
 
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -114,6 +117,9 @@ final class EraseCommand implements Callable<Integer> {
         Configuration settings = JobSettings.of(cfg);
         // a failed search or rewrite fails the erasure, which the operator runs again (it finishes what is left)
         settings.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // batch jobs without checkpoints (the job's interval would make Flink warn that it skips them)
+        settings.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+        settings.removeConfig(CheckpointingOptions.CHECKPOINTING_INTERVAL);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         if (!JobLauncher.isLocal(env) && !env.getConfiguration().getOptional(DeploymentOptions.ATTACHED).orElse(true)) {
             err.println("error: erase runs attached: it records the erasure between its search and its rewrite, which run as batch jobs "

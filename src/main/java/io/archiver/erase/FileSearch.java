@@ -10,6 +10,7 @@ import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
@@ -51,8 +52,9 @@ final class FileSearch implements BatchWork.Task<FileSearch.Target, FileSearch.F
         Map<Integer, NavigableMap<Long, Long>> records = new TreeMap<>();
         Consumer<ArchiveRecord> add = r -> records.computeIfAbsent(r.getPartition(), p -> new TreeMap<>()).put(r.getOffset(), r.getTimestamp());
         boolean readWhole = false;
-        if (!request.keys().isEmpty()) {
-            readWhole = !reader.readKeys(file.path(), request.keys(), request.beforeMillis(), r -> {
+        List<byte[]> keys = request.keys();
+        if (!keys.isEmpty()) {
+            readWhole = !reader.readKeys(file.path(), keys, request.beforeMillis(), r -> {
                 if (request.selects(r)) {
                     add.accept(r);
                 }
