@@ -43,6 +43,8 @@ public final class SessionCluster {
     private final Path conf;
     private final Path plugins;
     private final Path logs;
+    /** The processes' working folders (blobs: a copy of each submitted jar per process), deleted by {@link #stop}. */
+    private final Path scratch;
     private final int restPort;
     private final Map<String, String> settings;
     private final Map<String, String> environment = new java.util.LinkedHashMap<>();
@@ -62,6 +64,7 @@ public final class SessionCluster {
         this.plugins = plugins.toAbsolutePath();
         this.conf = workDir.toAbsolutePath().resolve("conf");
         this.logs = workDir.toAbsolutePath().resolve("log");
+        this.scratch = workDir.toAbsolutePath().resolve("tmp");
         this.restPort = restPort == 0 ? freePort() : restPort;
         Files.createDirectories(conf);
         Files.createDirectories(logs);
@@ -81,6 +84,9 @@ public final class SessionCluster {
         merged.put("rest.bind-address", "127.0.0.1");
         merged.put("rest.port", Integer.toString(this.restPort));
         merged.putAll(settings);
+        // not the machine's /tmp: a killed process leaves its working folder (a copy of every jar it ran) behind
+        merged.putIfAbsent("io.tmp.dirs", scratch.toString());
+        Files.createDirectories(scratch);
         if (!merged.containsKey("jobmanager.rpc.port")) {
             merged.put("jobmanager.rpc.port", Integer.toString(freePort()));
         }
@@ -229,14 +235,24 @@ public final class SessionCluster {
         return sb.toString();
     }
 
-    /** Kills every process of the cluster. */
+    /** Kills every process of the cluster and deletes their working folders (the logs stay). */
     public void stop() throws InterruptedException {
         killTaskManagers();
         if (jobManager != null && jobManager.isAlive()) {
             jobManager.destroy();
             if (!jobManager.waitFor(30, TimeUnit.SECONDS)) {
                 jobManager.destroyForcibly();
+                jobManager.waitFor(30, TimeUnit.SECONDS);
             }
+        }
+        deleteScratch();
+    }
+
+    private void deleteScratch() {
+        try (java.util.stream.Stream<Path> files = Files.walk(scratch)) {
+            files.sorted(java.util.Comparator.reverseOrder()).filter(f -> !f.equals(scratch)).forEach(f -> f.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // best effort: a folder left behind takes disk, not correctness
         }
     }
 
