@@ -8,7 +8,8 @@ import java.util.BitSet;
 /**
  * Why archived offsets hold no record for a committed reader of the partition: the records of aborted
  * transactions (the raw log still holds them), of transactions still open (at or after the last stable
- * offset), offsets where Kafka holds nothing at all (beyond the log end, or never a record), and, on a
+ * offset), offsets beyond Kafka's log end (Kafka truncated its log since: the archive keeps them), offsets
+ * where Kafka holds nothing at all within its log (never a record), and, on a
  * compacted topic, records compaction removed after they were archived (not a finding: the archive keeps
  * history compaction drops).
  */
@@ -19,6 +20,7 @@ public final class ArchivedNotInLog {
     private final OffsetRuns aborted = new OffsetRuns();
     private final OffsetRuns open = new OffsetRuns();
     private final OffsetRuns absent = new OffsetRuns();
+    private final OffsetRuns truncated = new OffsetRuns();
     private long compacted;
     private OffsetRuns last;
 
@@ -36,7 +38,7 @@ public final class ArchivedNotInLog {
                 out.breakRuns();
             }
             if (offset >= kafka.logEnd()) {
-                out.add(out.absent, offset);
+                out.add(out.truncated, offset);
             } else if (offset >= kafka.lastStable()) {
                 out.add(out.open, offset);
             } else if (Arrays.binarySearch(inRawLog, offset) >= 0) {
@@ -64,6 +66,7 @@ public final class ArchivedNotInLog {
         aborted.breakRun();
         open.breakRun();
         absent.breakRun();
+        truncated.breakRun();
         last = null;
     }
 
@@ -77,7 +80,15 @@ public final class ArchivedNotInLog {
         return open;
     }
 
-    /** Archived offsets where Kafka's log holds no record for any reader, on a topic that is not compacted. */
+    /**
+     * Archived offsets at or beyond Kafka's log end: Kafka truncated the partition's log after they were archived (an
+     * unclean leader election), or the topic was deleted and created again. The archive keeps them.
+     */
+    public OffsetRuns truncated() {
+        return truncated;
+    }
+
+    /** Archived offsets within Kafka's log where it holds no record for any reader, on a topic that is not compacted. */
     public OffsetRuns absent() {
         return absent;
     }
@@ -87,8 +98,8 @@ public final class ArchivedNotInLog {
         return compacted;
     }
 
-    /** Findings: aborted, open and absent. */
+    /** Findings: aborted, open, truncated and absent. */
     public long findings() {
-        return aborted.count() + open.count() + absent.count();
+        return aborted.count() + open.count() + truncated.count() + absent.count();
     }
 }

@@ -84,7 +84,7 @@ public final class AuditReport {
         return partitions.stream().mapToLong(PartitionAudit::getMissing).sum();
     }
 
-    /** Archived records no committed reader of Kafka sees: aborted, open transactions, absent. */
+    /** Archived records no committed reader of Kafka sees: aborted, open transactions, truncated, absent. */
     public long getArchivedNotInKafka() {
         return partitions.stream().mapToLong(PartitionAudit::getArchivedNotInKafka).sum();
     }

@@ -3,6 +3,7 @@ package io.archiver.audit;
 import io.archiver.archive.OffsetRuns;
 import io.archiver.archive.PartitionReport;
 import io.archiver.archive.RejectedRecords;
+import io.archiver.record.DeadLetter;
 import io.archiver.record.RecordDigest;
 
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import java.util.Map;
  * offset order: every committed record between the first and last archived or rejected offset must be archived
  * ({@link #missing()}) or rejected on purpose ({@link #rejections()}: dead-lettered or skipped), and every archived
  * offset must hold a committed record ({@link #notInLog()}). With the archive's digests (a deep read) each archived
- * record's content is compared with the committed record at its offset ({@link #contentDiffers()}). Archived
+ * record's content is compared with the committed record at its offset ({@link #contentDiffers()}), unless the job
+ * rejected Kafka's record there as written after a truncation of the log ({@link #truncated()}). Archived
  * offsets below the log start cannot be checked (retention deleted them) and are only counted.
  */
 final class LogComparison {
@@ -38,6 +40,8 @@ final class LogComparison {
     private long rejectedSinceArchived;
     /** Records the erasure log names that the archive still holds: an erasure cut short. */
     private final OffsetRuns erasedStillArchived = new OffsetRuns();
+    /** Archived records Kafka replaced after truncating its log: the job rejected the record Kafka wrote in their place. */
+    private final OffsetRuns truncated = new OffsetRuns();
     private long[] notInLog = new long[16];
     private int notInLogSize;
     /** Indexes into {@link #notInLog} where a committed record came between: a new run starts there. */
@@ -84,7 +88,12 @@ final class LogComparison {
             nextRejected++;
         }
         boolean isRejected = nextRejected < rejected.size() && rejected.offset(nextRejected) == offset;
-        if (next < archived.length && archived[next] == offset) {
+        if (next < archived.length && archived[next] == offset && isRejected
+                && rejected.reason(nextRejected).startsWith(DeadLetter.KAFKA_TRUNCATED)) {
+            breakRuns(truncated);
+            truncated.add(offset);
+            next++;
+        } else if (next < archived.length && archived[next] == offset) {
             int fields = withDigest && digests != null
                     ? RecordDigest.differences(digests.words()[next], digests.timestamps()[next], word, timestamp)
                     : 0;
@@ -127,7 +136,7 @@ final class LogComparison {
     private void breakRuns(OffsetRuns growing) {
         for (OffsetRuns runs : List.of(missing, contentDiffers, rejections.get(RejectedRecords.Kind.DEAD_LETTERED).offsets(),
                 rejections.get(RejectedRecords.Kind.SKIPPED).offsets(), rejections.get(RejectedRecords.Kind.ERASED).offsets(),
-                erasedStillArchived)) {
+                erasedStillArchived, truncated)) {
             if (runs != growing) {
                 runs.breakRun();
             }
@@ -156,6 +165,14 @@ final class LogComparison {
     /** Records the erasure log names that the archive still holds (an erasure to run again). */
     OffsetRuns erasedStillArchived() {
         return erasedStillArchived;
+    }
+
+    /**
+     * Archived records Kafka no longer holds: after truncating its log it wrote another record at their offset, which the
+     * job read again and rejected ({@link DeadLetter#KAFKA_TRUNCATED}); the archive keeps its record.
+     */
+    OffsetRuns truncated() {
+        return truncated;
     }
 
     /** Rejected records archived since (re-archived once their format was fixed): counted as archived. */

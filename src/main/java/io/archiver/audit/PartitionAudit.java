@@ -179,9 +179,23 @@ public final class PartitionAudit {
         return archive == null ? Map.of() : archive.duplicates();
     }
 
-    /** Archived records a committed reader of the partition does not see: aborted, open transactions, absent. */
+    /** Archived records a committed reader of the partition does not see: aborted, open transactions, truncated, absent. */
     public long getArchivedNotInKafka() {
-        return notInLog.findings();
+        return notInLog.findings() + (comparison == null ? 0 : comparison.truncated().count());
+    }
+
+    /**
+     * Archived records Kafka no longer holds because it truncated the partition's log: beyond its log end now, or replaced
+     * by a record written after the truncation (which the job rejected: in the dead letters or the skip log). Kept.
+     */
+    public long getTruncatedRecords() {
+        return notInLog.truncated().count() + (comparison == null ? 0 : comparison.truncated().count());
+    }
+
+    public List<long[]> getTruncatedRanges() {
+        List<long[]> runs = new java.util.ArrayList<>(comparison == null ? List.of() : comparison.truncated().runs());
+        runs.addAll(notInLog.truncated().runs());
+        return runs;
     }
 
     /** Archived records of aborted transactions. */
@@ -268,7 +282,7 @@ public final class PartitionAudit {
     }
 
     public boolean isClean() {
-        return missing.isEmpty() && getDuplicatedOffsets() == 0 && notInLog.findings() == 0 && getOffsetsBeyondPosition() == 0
+        return missing.isEmpty() && getDuplicatedOffsets() == 0 && getArchivedNotInKafka() == 0 && getOffsetsBeyondPosition() == 0
                 && getContentMismatches() == 0 && getErasedStillArchived() == 0;
     }
 }

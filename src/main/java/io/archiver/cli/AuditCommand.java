@@ -160,6 +160,11 @@ final class AuditCommand implements Callable<Integer> {
                 out.printf("Archived but not in Kafka, %s: %d records of transactions still open (at or after the last stable offset %d), at %s%n",
                         tp, n.open().count(), p.getLastStableOffset(), n.open().describe(EXAMPLES));
             }
+            if (p.getTruncatedRecords() > 0) {
+                out.printf("Archived but no longer in Kafka, %s: %d records Kafka TRUNCATED from its log after they were archived (kept;"
+                        + " what Kafka wrote at their offsets since is in the dead letters or the skip log, or beyond its log end), at %s%n",
+                        tp, p.getTruncatedRecords(), describe(p.getTruncatedRanges()));
+            }
             if (n.absent().count() > 0) {
                 out.printf("Archived but not in Kafka, %s: %d records at offsets where Kafka holds no record (never existed, or"
                         + " another topic's data), at %s%n", tp, n.absent().count(), n.absent().describe(EXAMPLES));
@@ -224,6 +229,11 @@ final class AuditCommand implements Callable<Integer> {
                     r.getDeadLettered(), r.getSkipped(), r.getErased(), r.getTables().stream().anyMatch(t -> !t.isClean())
                             ? ", " + r.getTables().stream().filter(t -> !t.isClean()).count() + " Iceberg tables out of step with the archive" : "");
         }
+    }
+
+    private static String describe(List<long[]> runs) {
+        return runs.stream().limit(EXAMPLES).map(r -> r[0] == r[1] ? String.valueOf(r[0]) : r[0] + ".." + r[1])
+                .collect(Collectors.joining(", ")) + (runs.size() > EXAMPLES ? ", ..." : "");
     }
 
     private static String examples(List<String> files) {

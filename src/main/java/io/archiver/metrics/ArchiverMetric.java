@@ -33,6 +33,12 @@ public enum ArchiverMetric {
     RECORDS_SKIPPED_AS_ARCHIVED("recordsSkippedAsArchived", Where.FILTER, Kind.COUNTER, "records dropped because the archive already holds them"),
     RECORDS_SKIPPED("recordsSkipped", Where.VALIDATOR, Kind.COUNTER, "records `errors.policy: skip` skipped (and recorded in the skip log)"),
     RECORDS_DEAD_LETTERED("recordsDeadLettered", Where.VALIDATOR, Kind.COUNTER, "records `errors.policy: dead-letter` sent to the dead-letter place"),
+    RECORDS_READ_AGAIN("recordsReadAgain", Where.VALIDATOR, Kind.COUNTER,
+            "records at offsets the job had already passed on, read again after Kafka truncated its log: never archived again "
+                    + "([truncation](operations.md#kafka-truncated-its-log))"),
+    KAFKA_TRUNCATED_RECORDS("kafkaTruncatedRecords", Where.VALIDATOR, Kind.COUNTER,
+            "of those, records Kafka wrote at an archived offset after truncating its log (another leader epoch than the archived "
+                    + "record's): handled by `errors.policy`, the archived record kept"),
     REGISTRY_CACHE_HITS("registryCacheHits", Where.VALIDATOR, Kind.COUNTER,
             "lookups of records' schema ids this task's JVM had cached (0 unless a `record.*.format` is decoded through the registry)"),
     REGISTRY_REQUESTS("registryRequests", Where.VALIDATOR, Kind.COUNTER,

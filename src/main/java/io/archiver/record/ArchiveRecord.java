@@ -23,6 +23,7 @@ public class ArchiveRecord {
     private byte[] value;
     private String[] headerKeys;
     private byte[][] headerValues;
+    private int leaderEpoch = -1;
 
     public ArchiveRecord() {
         this.headerKeys = new String[0];
@@ -124,6 +125,19 @@ public class ArchiveRecord {
 
     public void setHeaderValues(byte[][] headerValues) {
         this.headerValues = headerValues;
+    }
+
+    /**
+     * The leader epoch of the partition when Kafka wrote the record, -1 when not known (records read back from the
+     * archive, which does not keep it): with the offset it tells a record read again after Kafka truncated its log from
+     * the one archived before. Not part of equality.
+     */
+    public int getLeaderEpoch() {
+        return leaderEpoch;
+    }
+
+    public void setLeaderEpoch(int leaderEpoch) {
+        this.leaderEpoch = leaderEpoch;
     }
 
     @Override

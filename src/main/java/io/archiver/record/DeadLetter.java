@@ -9,6 +9,12 @@ package io.archiver.record;
  */
 public class DeadLetter extends ArchiveRecord {
 
+    /**
+     * How the reason of a record rejected because Kafka truncated its log begins: a record Kafka holds at an offset
+     * whose archived record it no longer holds (the audit reports the archived one as truncated).
+     */
+    public static final String KAFKA_TRUNCATED = "Kafka truncated its log";
+
     private String reason;
 
     /** For Flink's POJO serializer. */

@@ -34,7 +34,8 @@ public final class RepairPlan {
     /** Runs of archived offsets no committed reader sees, per partition: dropped from whichever files hold them. */
     private final Map<String, List<long[]>> notInKafka = new TreeMap<>();
     private final List<String> held = new ArrayList<>();
-    private final List<String> openTransactions = new ArrayList<>();
+    /** Archived records left where they are, and why: of transactions still open, truncated from Kafka. */
+    private final List<String> keptInArchive = new ArrayList<>();
 
     /**
      * {@code listedFiles}: the object keys (path without scheme and authority) the position records list;
@@ -63,8 +64,12 @@ public final class RepairPlan {
                             + " not missing (errors.policy rejected them); --rearchive-rejected archives those valid in the formats now");
                 }
             }
+            if (p.getTruncatedRecords() > 0) {
+                plan.keptInArchive.add(tp + ": " + p.getTruncatedRecords() + " archived records Kafka truncated from its log are kept"
+                        + " (the archive is their only copy; docs/operations.md, \"Kafka truncated its log\")");
+            }
             if (p.getOpenTransactionRecords() > 0) {
-                plan.openTransactions.add(tp + ": " + p.getOpenTransactionRecords() + " archived records of transactions still open"
+                plan.keptInArchive.add(tp + ": " + p.getOpenTransactionRecords() + " archived records of transactions still open"
                         + " are left (they may yet commit); audit again once they are decided");
             }
             p.duplicateFiles().forEach((offset, files) -> plan.dropDuplicates(p.getPartition(), offset, files, listedFiles, modified));
@@ -154,7 +159,7 @@ public final class RepairPlan {
     /** What the plan leaves alone and why. */
     public List<String> leftAlone() {
         List<String> out = new ArrayList<>(held);
-        out.addAll(openTransactions);
+        out.addAll(keptInArchive);
         out.addAll(rejectedLeft);
         return out;
     }

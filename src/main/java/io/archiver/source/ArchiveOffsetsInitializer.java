@@ -54,6 +54,7 @@ public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
                 rest.add(tp);
             }
         }
+        warnOfTruncatedLogs(offsets, retriever);
         if (!rest.isEmpty()) {
             offsets.putAll(fallback.getPartitionOffsets(rest, retriever));
         }
@@ -61,6 +62,27 @@ public final class ArchiveOffsetsInitializer implements OffsetsInitializer {
                 partitions.size() - rest.size(), positions.store().root(), rest.size(), fallbackName,
                 (System.nanoTime() - start) / 1_000_000, describe(offsets, partitions.size() - rest.size()));
         return offsets;
+    }
+
+    /**
+     * Kafka's log of a partition ending before the archive's position: Kafka truncated it (an unclean leader election, a
+     * replica that lost its disk) after the archive took those records. Said, naming the offsets: the job starts at the
+     * archive's position all the same (the archive keeps what it holds and never takes an offset twice), so records Kafka
+     * writes below it from now on are not archived.
+     */
+    private static void warnOfTruncatedLogs(Map<TopicPartition, Long> resumed, PartitionOffsetsRetriever retriever) {
+        if (resumed.isEmpty()) {
+            return;
+        }
+        retriever.endOffsets(resumed.keySet()).forEach((tp, end) -> {
+            long position = resumed.get(tp);
+            if (end != null && end < position) {
+                LOG.warn("{}: the archive holds offsets up to {}, Kafka's log ends at {}: Kafka truncated the partition's log since "
+                        + "(an unclean leader election?). The archive keeps offsets {}..{}; the job resumes after them, so records "
+                        + "Kafka writes at offsets up to {} are not archived: compare with audit --deep (docs/operations.md, "
+                        + "\"Kafka truncated its log\").", tp, position - 1, end, end, position - 1, position - 1);
+            }
+        });
     }
 
     private static String describe(Map<TopicPartition, Long> offsets, int resumed) {

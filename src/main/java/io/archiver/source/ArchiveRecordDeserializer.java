@@ -29,7 +29,7 @@ public final class ArchiveRecordDeserializer implements KafkaRecordDeserializati
             keys[i] = array[i].key();
             values[i] = array[i].value();
         }
-        out.collect(
+        ArchiveRecord archived =
                 new ArchiveRecord(
                         record.topic(),
                         record.partition(),
@@ -39,7 +39,9 @@ public final class ArchiveRecordDeserializer implements KafkaRecordDeserializati
                         record.key(),
                         record.value(),
                         keys,
-                        values));
+                        values);
+        archived.setLeaderEpoch(record.leaderEpoch().orElse(-1));
+        out.collect(archived);
     }
 
     @Override

@@ -78,13 +78,35 @@ class LogComparisonTest {
     }
 
     @Test
-    void abortedOpenAndAbsentOffsetsAreToldApart() {
+    void abortedOpenTruncatedAndAbsentOffsetsAreToldApart() {
         KafkaPartitionState kafka = new KafkaPartitionState(0, 20, 25, -1);
-        ArchivedNotInLog n = ArchivedNotInLog.classify(new long[] {6, 7, 8, 15, 21, 22, 30}, new java.util.BitSet(), new long[] {6, 7, 8}, kafka, false);
+        ArchivedNotInLog n = ArchivedNotInLog.classify(new long[] {6, 7, 8, 15, 21, 22, 30, 31}, new java.util.BitSet(), new long[] {6, 7, 8}, kafka, false);
         assertThat(n.aborted().runs()).containsExactly(new long[] {6, 8});
-        assertThat(n.absent().runs()).containsExactly(new long[] {15, 15}, new long[] {30, 30});
+        assertThat(n.absent().runs()).as("within the log").containsExactly(new long[] {15, 15});
+        assertThat(n.truncated().runs()).as("beyond the log end").containsExactly(new long[] {30, 31});
         assertThat(n.open().runs()).containsExactly(new long[] {21, 22});
-        assertThat(n.findings()).isEqualTo(7);
+        assertThat(n.findings()).isEqualTo(8);
+    }
+
+    @Test
+    void archivedRecordsKafkaWroteOverAfterATruncationAreTruncatedNotDifferingNorRearchived() {
+        // the job archived 0..3; Kafka truncated its log to 2 and wrote other records at 2..3, which the job dead-lettered
+        RejectedRecords.OfPartition rejected = RejectedRecords.OfPartition.of(new long[] {2, 3},
+                new RejectedRecords.Kind[] {RejectedRecords.Kind.DEAD_LETTERED, RejectedRecords.Kind.DEAD_LETTERED},
+                new String[] {io.archiver.record.DeadLetter.KAFKA_TRUNCATED + ": offset 2 ...", io.archiver.record.DeadLetter.KAFKA_TRUNCATED + ": offset 3 ..."});
+        LogComparison c = new LogComparison(new long[] {0, 1, 2, 3}, new PartitionReport.Digests(new long[] {10, 20, 30, 40}, new long[] {1, 2, 3, 4}),
+                rejected, 0);
+        c.committed(0, 10, 1);
+        c.committed(1, 20, 2);
+        c.committed(2, 99, 3);
+        c.committed(3, 98, 4);
+        c.end(-1);
+
+        assertThat(c.truncated().runs()).containsExactly(new long[] {2, 3});
+        assertThat(c.contentDiffers().count()).isZero();
+        assertThat(c.rejectedSinceArchived()).isZero();
+        assertThat(c.rejections().get(RejectedRecords.Kind.DEAD_LETTERED).count()).isZero();
+        assertThat(c.missing().count()).isZero();
     }
 
     @Test

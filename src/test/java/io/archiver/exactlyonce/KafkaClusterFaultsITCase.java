@@ -1,11 +1,29 @@
 package io.archiver.exactlyonce;
 
+import io.archiver.config.ArchiverConfig;
 import io.archiver.config.SinkLayout;
+import io.archiver.job.JobLauncher;
 import io.archiver.local.KafkaProcessCluster;
+import io.archiver.record.ArchiveRecord;
+import io.archiver.record.DeadLetter;
+import io.archiver.record.PayloadFormats;
+import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.ArchiveCounter;
+import io.archiver.testutils.Await;
+import io.archiver.testutils.CapturedLogs;
+import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.Jobs;
+import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
+import io.archiver.testutils.SharedStack;
+import io.archiver.testutils.TestRecords;
 
+import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +31,14 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Faults of a production-shaped Kafka cluster: three brokers and a KRaft controller, each a JVM of its own, topics
@@ -23,7 +48,9 @@ import java.util.Map;
  * truth, both ways: the leader of archived partitions killed with SIGKILL mid-stream (the
  * job archives on from the new leaders while it is down, then it comes back and catches up); a rolling restart, every
  * broker in turn shut down (controlled: leadership moved first) and started again, waiting for its replicas to be in
- * sync before the next.
+ * sync before the next. And an unclean leader election that truncates records the job archived: the job notices, never
+ * archives those offsets again, keeps what Kafka wrote there since as dead letters, and audit reports the archived
+ * records as truncated.
  */
 @SharedMiniCluster
 @LongRunning
@@ -95,6 +122,98 @@ class KafkaClusterFaultsITCase {
             perPartition.finish();
             perTopic.finish();
         }
+    }
+
+    @Test
+    void anUncleanLeaderElectionTruncatingArchivedRecordsIsNoticedAndTheArchiveKeepsThem() throws Exception {
+        String topic = SharedStack.uniqueName("truncated");
+        int leader = 1;
+        int follower = 2;
+        TopicPartition partition = new TopicPartition(topic, 0);
+        kafka.admin().createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(leader, follower)))
+                .configs(Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true")))).all().get(30, TimeUnit.SECONDS);
+        Await.until(topic + " led by broker " + leader, IN_SYNC, () -> leaderOrNone(partition) == leader);
+        List<ArchiveRecord> kept = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 0, 100);
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "errors.policy", "dead-letter", "parallelism", "1",
+                "restart.attempts", "20", "restart.delay", "500 ms"));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
+        ArchiveCounter deadLetters = new ArchiveCounter(config.deadLetterPath(), PayloadFormats.BYTES);
+        List<ArchiveRecord> truncated;
+        List<ArchiveRecord> writtenSince;
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            JobClient job = JobLauncher.environment(config).executeAsync("truncation " + topic);
+            try {
+                Jobs.awaitWhileRunning(job, "100 records archived", IN_SYNC, () -> archived.count() >= 100);
+                kafka.shutdown(follower); // out of the ISR: what follows has one copy, the leader's
+                truncated = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 100, 100);
+                Jobs.awaitWhileRunning(job, "200 records archived", IN_SYNC, () -> archived.count() >= 200);
+                kafka.kill(leader); // offsets 100..199 lost with it
+                kafka.restart(follower);
+                electUncleanly(partition); // the controller may have already: the topic allows it
+                Await.until(topic + " led by broker " + follower, IN_SYNC, () -> leaderOrNone(partition) == follower);
+                writtenSince = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 1_000, 150);
+                assertThat(writtenSince.get(0).getOffset()).as("the new leader's log ends where the follower left off").isEqualTo(100);
+                Jobs.awaitWhileRunning(job, "the records beyond the archive's archived and the ones written over it dead-lettered",
+                        IN_SYNC, () -> archived.count() >= 250 && deadLetters.count() >= 100);
+                kafka.restart(leader); // truncates its log to the new leader's and follows it
+                kafka.awaitFullyReplicated(IN_SYNC);
+            } finally {
+                Jobs.cancel(job);
+            }
+            assertThat(logs.containing(partition + ": offset ")).as("the truncation logged with its offsets")
+                    .anyMatch(l -> l.contains("read again after offset 199 was archived"));
+            assertThat(logs.containing(partition + ": offsets ")).anyMatch(l -> l.contains("..199 read again")
+                    && l.contains(" 100 written by Kafka after the truncation"));
+        }
+
+        List<ArchiveRecord> expected = new ArrayList<>(kept);
+        expected.addAll(truncated);
+        expected.addAll(writtenSince.subList(100, 150));
+        assertThat(byOffset(ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config))))
+                .as("the archive: its records of offsets 100..199 kept, each offset once").isEqualTo(expected);
+        List<ArchiveRecord> dead = byOffset(ArchiveAssertions.archived(config.deadLetterPath(), PayloadFormats.BYTES));
+        assertThat(dead).as("what Kafka wrote over the archived offsets, kept as dead letters").isEqualTo(writtenSince.subList(0, 100));
+        assertThat(dead).allMatch(d -> ((DeadLetter) d).getReason().startsWith(DeadLetter.KAFKA_TRUNCATED + ": offset " + d.getOffset()));
+        List<ArchiveRecord> truth = new ArrayList<>(kept);
+        truth.addAll(writtenSince);
+        assertThat(byOffset(KafkaTopicReader.readCommitted(kafka.bootstrapServers(), topic, truth.size())))
+                .as("Kafka's log now, read_committed").isEqualTo(truth);
+
+        for (String[] audit : List.of(new String[] {"audit"}, new String[] {"audit", "--deep"})) {
+            Cli.Result audited = Cli.run(config, audit);
+            assertThat(audited.code()).as(audited.out()).isEqualTo(1);
+            assertThat(audited.out()).as(String.join(" ", audit)).contains("Archived but no longer in Kafka, " + partition + ": 100 records Kafka TRUNCATED"
+                    + " from its log after they were archived").contains("at 100..199").doesNotContain("Missing from").doesNotContain("Content differs");
+        }
+        Cli.Result repair = Cli.run(config, "repair");
+        assertThat(repair.out()).contains("Left alone: " + partition + ": 100 archived records Kafka truncated from its log are kept")
+                .contains("Nothing to repair");
+    }
+
+    private static void electUncleanly(TopicPartition partition) throws Exception {
+        try {
+            kafka.admin().electLeaders(ElectionType.UNCLEAN, Set.of(partition)).all().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.ElectionNotNeededException)) {
+                throw e;
+            }
+        }
+    }
+
+    private static int leaderOrNone(TopicPartition partition) {
+        try {
+            return kafka.leaderOf(partition.topic(), partition.partition());
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static List<ArchiveRecord> byOffset(List<ArchiveRecord> records) {
+        List<ArchiveRecord> sorted = new ArrayList<>(records);
+        sorted.sort(Comparator.comparingLong(ArchiveRecord::getOffset));
+        return sorted;
     }
 
     /** A topic of the cluster with a producer of plain records and transactions (some aborted), archived by a job of {@code layout}. */
