@@ -38,6 +38,7 @@ public final class ProbeFileSystems {
         Configuration probe = new Configuration(settings);
         probe.setString("fs.s3a.attempts.maximum", "0");
         probe.setString("fs.s3a.retry.limit", "0");
+        probe.setString("fs.s3a.retry.throttle.limit", "0");
         probe.setString("fs.s3a.connection.establish.timeout", Long.toString(timeout.toMillis()));
         probe.setString("fs.s3a.connection.timeout", Long.toString(timeout.toMillis()));
         PluginManager plugins = FileSystemPlugins.of(probe);

@@ -5,6 +5,7 @@ import io.archiver.capture.TopicIdentities;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.fs.FileSystemPlugins;
 import io.archiver.fs.S3EncryptionRequirement;
+import io.archiver.fs.S3Retries;
 import io.archiver.fencing.ArchiveLease;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -144,6 +145,7 @@ public final class JobLauncher {
                     "FLINK_PLUGINS_DIR is not set to a folder holding the s3-fs-hadoop plugin (got '" + pluginsDir
                             + "'). `mvn package` puts it in target/plugins; export FLINK_PLUGINS_DIR=target/plugins.");
         }
-        FileSystem.initialize(conf, FileSystemPlugins.of(conf));
+        Configuration withRetries = S3Retries.withDefaults(conf);
+        FileSystem.initialize(withRetries, FileSystemPlugins.of(withRetries));
     }
 }

@@ -124,6 +124,11 @@ public final class FaultScenario implements AutoCloseable {
                 graph.getFailureInfo().getExceptionAsString()));
     }
 
+    /** The job's checkpoint statistics (what Flink's checkpoint metrics export): counts and durations, across its restarts. */
+    public org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot checkpointStats() throws Exception {
+        return SharedStack.get().miniCluster().getExecutionGraph(job.getJobID()).get(10, TimeUnit.SECONDS).getCheckpointStatsSnapshot();
+    }
+
     /** A failure of the job: when, and its causes' stack trace. */
     public record Failure(long timestamp, String cause) {}
 

@@ -1,6 +1,9 @@
 package io.archiver.testutils;
 
 import org.gaul.s3proxy.blobstore.S3Exceptions;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Faults armed in the S3 server ({@link FaultInjectingBlobStore}) for the objects of one test's archive, its
  * checkpoints and savepoints ({@link FaultInjectingBlobStore#of}), or for every object ({@link
  * FaultInjectingBlobStore#everywhere}, only for {@code @Isolated} classes): an outage (every data request
- * answered 500/503 for a while), failures of the commit step (CompleteMultipartUpload refused, or carried out with
+ * answered 500/503 for a while), throttling (bursts of 503 SlowDown, as S3 answers a prefix taking more requests than
+ * it will), stalls (every request answered seconds late), failures of the commit step (CompleteMultipartUpload refused, or carried out with
  * its answer lost), lost answers to object writes, refused uploads of archive part files.
  */
 public final class S3Faults {
@@ -25,11 +29,40 @@ public final class S3Faults {
     private final AtomicInteger refuseParts = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
     private volatile boolean refuseTableWrites;
+    private volatile long throttleFrom;
+    private volatile long throttleUntil;
+    private volatile long burstMillis;
+    private volatile long periodMillis;
+    private volatile long stallUntil;
+    private volatile long stallMillis;
+    private final AtomicInteger stalled = new AtomicInteger();
 
     /** Every data request is answered with {@code status} for {@code duration}. */
     public void outage(int status, Duration duration) {
         outageStatus = status;
         outageUntil.set(System.currentTimeMillis() + duration.toMillis());
+    }
+
+    /**
+     * For {@code total} from now: bursts of {@code burst} in which every data request is answered 503 {@code SlowDown}
+     * (S3's throttling), {@code pause} apart.
+     */
+    public void slowDownBursts(Duration burst, Duration pause, Duration total) {
+        burstMillis = burst.toMillis();
+        periodMillis = burst.toMillis() + pause.toMillis();
+        throttleFrom = System.currentTimeMillis();
+        throttleUntil = throttleFrom + total.toMillis();
+    }
+
+    /** For {@code total} from now, every data request is served {@code delay} late. */
+    public void stall(Duration delay, Duration total) {
+        stallMillis = delay.toMillis();
+        stallUntil = System.currentTimeMillis() + total.toMillis();
+    }
+
+    /** Requests served late by {@link #stall} so far. */
+    public int stalledRequests() {
+        return stalled.get();
     }
 
     /** The next {@code n} CompleteMultipartUpload requests are refused with 503 before anything happens. */
@@ -83,6 +116,12 @@ public final class S3Faults {
         return System.currentTimeMillis() < outageUntil.get();
     }
 
+    /** True while {@link #slowDownBursts} or {@link #stall} last. */
+    public boolean throttlingOrStalling() {
+        long now = System.currentTimeMillis();
+        return now < throttleUntil || now < stallUntil;
+    }
+
     /** Errors answered so far. */
     public int injectedFaults() {
         return injected.get();
@@ -98,6 +137,8 @@ public final class S3Faults {
         losePutAnswers.set(0);
         completesBeforeHalt.set(-1);
         refuseTableWrites = false;
+        throttleUntil = 0;
+        stallUntil = 0;
     }
 
     /** Before an object under a table's metadata is written. */
@@ -111,6 +152,27 @@ public final class S3Faults {
         if (inOutage()) {
             throw injected(outageStatus);
         }
+        long now = System.currentTimeMillis();
+        if (now < throttleUntil && (now - throttleFrom) % periodMillis < burstMillis) {
+            injected.incrementAndGet();
+            throw slowDown();
+        }
+        if (now < stallUntil) {
+            stalled.incrementAndGet();
+            try {
+                Thread.sleep(stallMillis); // the fault itself: the request is served this late
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** S3's answer to a prefix taking more requests than it will: 503 with the error code clients treat as throttling. */
+    private static S3Exception slowDown() {
+        return (S3Exception) S3Exception.builder().statusCode(503).message("Please reduce your request rate.")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("SlowDown").errorMessage("Please reduce your request rate.")
+                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(503).build()).build())
+                .build();
     }
 
     void onArchiveUploadStart() {
