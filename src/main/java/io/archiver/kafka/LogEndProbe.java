@@ -4,6 +4,7 @@ import io.archiver.fs.IoThreads;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -14,6 +15,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,6 +40,10 @@ import java.util.function.Consumer;
  * is reported as its distance, as are longer distances. At most {@value #TAIL_CHECKS_PER_MEASUREMENT}
  * partitions are scanned per measurement, the others at the next ones: with thousands of partitions a
  * measurement stays a few small fetches.
+ *
+ * <p>A partition Kafka cannot serve (no leader: every replica down, or none in sync without unclean election) is named
+ * once when it becomes unavailable and once when it is served again: nothing of it is archived meanwhile, the job
+ * waits for it while the others go on, and its lag keeps its last value.
  */
 public final class LogEndProbe implements AutoCloseable {
 
@@ -56,6 +65,8 @@ public final class LogEndProbe implements AutoCloseable {
     private boolean inFlight;
     private boolean again;
     private boolean closed;
+    /** Partitions whose offsets Kafka did not give, since when (used only by the admin client's callback thread). */
+    private final Map<TopicPartition, Long> unavailableSince = new HashMap<>();
 
     /** {@code client}: bootstrap servers and the source's client properties (security settings included). */
     public LogEndProbe(Properties client) {
@@ -89,16 +100,35 @@ public final class LogEndProbe implements AutoCloseable {
                 tailChecks = Executors.newSingleThreadExecutor(IoThreads.daemon("archive-lag-tails"));
             }
             ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs(TIMEOUT_MS);
-            admin.listOffsets(latest, options).all().whenComplete((infos, error) -> {
-                if (error != null) {
-                    if (!isClosed()) {
-                        LOG.warn("Cannot read Kafka's last stable offsets for the archive lag metric: {}", error.toString());
-                    }
+            ListOffsetsResult result = admin.listOffsets(latest, options);
+            Map<TopicPartition, Long> stable = new ConcurrentHashMap<>();
+            Map<TopicPartition, Throwable> failed = new ConcurrentHashMap<>();
+            CompletableFuture<Void> all = new CompletableFuture<>();
+            AtomicInteger pending = new AtomicInteger(latest.size());
+            if (latest.isEmpty()) {
+                all.complete(null);
+            }
+            // per partition: one Kafka does not serve fails alone, the others are measured
+            latest.keySet().forEach(tp -> result.partitionResult(tp).whenComplete((info, error) -> {
+                if (error == null) {
+                    stable.put(tp, info.offset());
+                } else {
+                    failed.put(tp, error);
+                }
+                if (pending.decrementAndGet() == 0) {
+                    all.complete(null);
+                }
+            }));
+            all.whenComplete((ignored, never) -> {
+                if (isClosed()) {
                     finished();
                     return;
                 }
-                Map<TopicPartition, Long> stable = new HashMap<>();
-                infos.forEach((tp, info) -> stable.put(tp, info.offset()));
+                noteAvailability(stable.keySet(), failed);
+                if (stable.isEmpty()) {
+                    finished();
+                    return;
+                }
                 // off the admin client's network thread: the tail scan polls a consumer
                 try {
                     tailChecks.execute(() -> {
@@ -117,6 +147,23 @@ public final class LogEndProbe implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("Cannot read Kafka's last stable offsets for the archive lag metric: {}", e.toString());
             inFlight = false;
+        }
+    }
+
+    /** Names the partitions Kafka stopped serving (once per outage) and those it serves again. */
+    private void noteAvailability(Set<TopicPartition> served, Map<TopicPartition, Throwable> failed) {
+        long now = System.currentTimeMillis();
+        failed.forEach((tp, error) -> {
+            if (unavailableSince.putIfAbsent(tp, now) == null) {
+                LOG.warn("Kafka does not serve {} ({}): no leader, or none that answers. Nothing of it is archived until Kafka serves it"
+                        + " again; the job waits for it and archives the other partitions meanwhile.", tp, error.toString());
+            }
+        });
+        for (TopicPartition tp : served) {
+            Long since = unavailableSince.remove(tp);
+            if (since != null) {
+                LOG.info("Kafka serves {} again, after {} s: archiving it goes on where it stopped.", tp, (now - since) / 1000);
+            }
         }
     }
 

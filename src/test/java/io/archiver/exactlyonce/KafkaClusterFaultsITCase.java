@@ -52,7 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * truth, both ways: the leader of archived partitions killed with SIGKILL mid-stream (the
  * job archives on from the new leaders while it is down, then it comes back and catches up); a rolling restart, every
  * broker in turn shut down (controlled: leadership moved first) and started again, waiting for its replicas to be in
- * sync before the next. A restore (the archive back into Kafka, in transactions) whose transaction coordinator is
+ * sync before the next. A partition whose only replica is killed stays offline for many checkpoint intervals: the job
+ * names it, archives the other partitions meanwhile and resumes it once it is back. A restore (the archive back into Kafka, in transactions) whose transaction coordinator is
  * killed with SIGKILL while it has a transaction open: the restore finishes by itself, the restored topic read_committed
  * equals the archive record for record, in order, and {@code restore --verify} agrees. And an unclean leader election that truncates records the job archived: the job notices, never
  * archives those offsets again, keeps what Kafka wrote there since as dead letters, and audit reports the archived
@@ -241,6 +242,45 @@ class KafkaClusterFaultsITCase {
         Cli.Result repair = Cli.run(config, "repair");
         assertThat(repair.out()).contains("Left alone: " + partition + ": 100 archived records Kafka truncated from its log are kept")
                 .contains("Nothing to repair");
+    }
+
+    @Test
+    void aPartitionOfflineForManyCheckpointIntervalsIsNamedAndWaitedForWhileTheOthersAreArchived() throws Exception {
+        String topic = SharedStack.uniqueName("offline");
+        int alone = 1; // partition 0's only replica (Kafka wants one replication factor per topic: each partition has one)
+        kafka.admin().createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(alone), 1, List.of(2), 2, List.of(3)))
+                .configs(Map.of("min.insync.replicas", "1")))).all().get(30, TimeUnit.SECONDS);
+        Await.until(topic + " served", IN_SYNC, () -> leaderOrNone(new TopicPartition(topic, 0)) == alone);
+        List<ArchiveRecord> produced = new ArrayList<>(TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 300));
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2"));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
+        TopicPartition offline = new TopicPartition(topic, 0);
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            JobClient job = JobLauncher.environment(config).executeAsync("offline " + topic);
+            try {
+                Jobs.awaitWhileRunning(job, "300 records archived", IN_SYNC, () -> archived.count() >= 300);
+                long killed = System.nanoTime();
+                kafka.kill(alone);
+                // the other partitions go on: records to them only while partition 0 has no leader
+                produced.addAll(TestRecords.produce(kafka.bootstrapServers(), 300, 200, i -> TestRecords.record(topic, 1 + i % 2, i,
+                        TestRecords.Timestamps.IN_ORDER)));
+                Jobs.awaitWhileRunning(job, "the other partitions archived, partition 0 named as waited for", IN_SYNC,
+                        () -> archived.count() >= 500 && !logs.containing("Kafka does not serve " + offline + " ").isEmpty());
+                Await.until("partition 0 offline for 20 checkpoint intervals", IN_SYNC,
+                        () -> System.nanoTime() - killed > TimeUnit.SECONDS.toNanos(10));
+                kafka.restart(alone);
+                produced.addAll(TestRecords.produce(kafka.bootstrapServers(), topic, 3, 500, 150));
+                Jobs.awaitWhileRunning(job, "every record archived, partition 0 served again", IN_SYNC,
+                        () -> archived.count() >= produced.size() && !logs.containing("Kafka serves " + offline + " again").isEmpty());
+                log("broker %d, partition 0's only replica, killed: back and archived again after %d ms", killed, alone);
+            } finally {
+                Jobs.cancel(job);
+            }
+        }
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config),
+                KafkaTopicReader.readCommitted(kafka.bootstrapServers(), topic, produced.size()));
     }
 
     private static void electUncleanly(TopicPartition partition) throws Exception {

@@ -45,6 +45,8 @@ public final class SharedStack
         implements BeforeAllCallback, AfterEachCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     public static final String BUCKET = "archive-it";
+    /** A bucket of the same S3 server reached through {@link #connectionResets()}: for the tests that reset connections. */
+    public static final String RESETS_BUCKET = "archive-it-resets";
     public static final int TASK_MANAGERS = 2;
     /**
      * Room for the jobs of two classes side by side (up to parallelism 4 each, some running two or three jobs at
@@ -65,6 +67,7 @@ public final class SharedStack
     private EmbeddedKafka kafka;
     private EmbeddedS3 s3;
     private FaultInjectingBlobStore s3Faults;
+    private ConnectionResettingProxy connectionResets;
     private S3IncompleteUploads uploads;
     private MiniClusterWithClientResource flink;
     private EmbeddedSchemaRegistry registry;
@@ -87,6 +90,8 @@ public final class SharedStack
         dir = Files.createTempDirectory("archiver-it");
         servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Store(store -> s3Faults = new FaultInjectingBlobStore(store)).start();
         s3 = servers.s3();
+        s3.createBucket(RESETS_BUCKET);
+        connectionResets = ConnectionResettingProxy.start(s3.endpoint());
         kafka = servers.kafka();
         Configuration s3Settings = new Configuration();
         s3.flinkSettings().forEach(s3Settings::setString);
@@ -114,6 +119,8 @@ public final class SharedStack
     public void initializeFileSystems(Map<String, String> extra) {
         Configuration conf = new Configuration();
         s3.flinkSettings().forEach(conf::setString);
+        // S3A's per-bucket settings: this bucket's requests go through the proxy that resets connections
+        conf.setString("s3.bucket." + RESETS_BUCKET + ".endpoint", connectionResets.endpoint().toString());
         extra.forEach(conf::setString);
         JobLauncher.initializeFileSystems(conf);
     }
@@ -161,6 +168,11 @@ public final class SharedStack
     /** Heals and forgets the faults of {@code name}. */
     public void healS3Faults(String name) {
         s3Faults.forget(name);
+    }
+
+    /** The proxy through which the objects of {@link #RESETS_BUCKET} are reached (its resets are armed by one class only). */
+    public ConnectionResettingProxy connectionResets() {
+        return connectionResets;
     }
 
     /** The incomplete multipart uploads of the shared S3 server, through the S3 API. */
@@ -223,6 +235,7 @@ public final class SharedStack
         try {
             flink.after();
             uploads.close();
+            connectionResets.close();
             if (registry != null) {
                 registry.close();
             }

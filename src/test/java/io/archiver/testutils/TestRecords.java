@@ -53,7 +53,8 @@ public final class TestRecords {
         });
     }
 
-    private static List<ArchiveRecord> produce(String bootstrap, int first, int count, IntFunction<ArchiveRecord> records)
+    /** Produces {@code records.apply(i)} for i from {@code first} on, {@code count} of them, and returns them with their offsets. */
+    public static List<ArchiveRecord> produce(String bootstrap, int first, int count, IntFunction<ArchiveRecord> records)
             throws Exception {
         List<ArchiveRecord> sent = new ArrayList<>(count);
         List<Future<RecordMetadata>> acks = new ArrayList<>(count);
