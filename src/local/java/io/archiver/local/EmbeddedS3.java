@@ -24,6 +24,7 @@ public final class EmbeddedS3 implements AutoCloseable {
     public static final String ACCESS_KEY = "local-access-key";
     public static final String SECRET_KEY = "local-secret-key";
 
+    private final Map<String, URI> bucketEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
     private final BlobStore store;
     private final Path dataDir;
     private final TlsMaterial tls;
@@ -115,11 +116,20 @@ public final class EmbeddedS3 implements AutoCloseable {
     }
 
     /**
+     * Requests for {@code bucket} go to {@code endpoint} (S3A's per-bucket endpoint), e.g. a proxy in front of this server
+     * that injects network faults; {@link #flinkSettings} carries it from now on.
+     */
+    public void routeBucket(String bucket, URI endpoint) {
+        bucketEndpoints.put(bucket, endpoint);
+    }
+
+    /**
      * The Flink settings ({@code s3.*}) that point Flink's S3 filesystem at this server, with directory markers
-     * kept as {@code conf/flink/config.yaml} has them.
+     * kept as {@code conf/flink/config.yaml} has them, and the buckets {@linkplain #routeBucket routed} elsewhere.
      */
     public Map<String, String> flinkSettings() {
         Map<String, String> s = new LinkedHashMap<>();
+        bucketEndpoints.forEach((bucket, endpoint) -> s.put("s3.bucket." + bucket + ".endpoint", endpoint.toString()));
         s.put("s3.endpoint", endpoint().toString());
         s.put("s3.path.style.access", "true");
         s.put("s3.connection.ssl.enabled", Boolean.toString(tls != null));

@@ -155,7 +155,7 @@ public final class LogEndProbe implements AutoCloseable {
         long now = System.currentTimeMillis();
         failed.forEach((tp, error) -> {
             if (unavailableSince.putIfAbsent(tp, now) == null) {
-                LOG.warn("Kafka does not serve {} ({}): no leader, or none that answers. Nothing of it is archived until Kafka serves it"
+                LOG.warn("Kafka does not serve {} ({}): no leader, none that answers, or not to this client. Nothing of it is archived until Kafka serves it"
                         + " again; the job waits for it and archives the other partitions meanwhile.", tp, error.toString());
             }
         });

@@ -53,7 +53,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * job archives on from the new leaders while it is down, then it comes back and catches up); a rolling restart, every
  * broker in turn shut down (controlled: leadership moved first) and started again, waiting for its replicas to be in
  * sync before the next. A partition whose only replica is killed stays offline for many checkpoint intervals: the job
- * names it, archives the other partitions meanwhile and resumes it once it is back. A restore (the archive back into Kafka, in transactions) whose transaction coordinator is
+ * names it, archives the other partitions meanwhile and resumes it once it is back. The coordinator of a consumer group the
+ * job captures killed: the capture follows the group to its new coordinator, the job goes on. A restore (the archive back into Kafka, in transactions) whose transaction coordinator is
  * killed with SIGKILL while it has a transaction open: the restore finishes by itself, the restored topic read_committed
  * equals the archive record for record, in order, and {@code restore --verify} agrees. And an unclean leader election that truncates records the job archived: the job notices, never
  * archives those offsets again, keeps what Kafka wrote there since as dead letters, and audit reports the archived
@@ -281,6 +282,59 @@ class KafkaClusterFaultsITCase {
         }
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config),
                 KafkaTopicReader.readCommitted(kafka.bootstrapServers(), topic, produced.size()));
+    }
+
+    @Test
+    void theGroupCoordinatorKilledWhileTheJobCapturesAGroupTheCaptureFollowsTheGroupToItsNewCoordinator() throws Exception {
+        String topic = SharedStack.uniqueName("group-coordinator");
+        String group = topic + "-billing";
+        kafka.createTopic(topic, 3);
+        List<ArchiveRecord> produced = TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 300);
+        Map<TopicPartition, Long> before = Map.of(new TopicPartition(topic, 0), 10L, new TopicPartition(topic, 1), 20L, new TopicPartition(topic, 2), 30L);
+        Map<TopicPartition, Long> after = Map.of(new TopicPartition(topic, 0), 50L, new TopicPartition(topic, 1), 60L, new TopicPartition(topic, 2), 70L);
+        commitOffsets(group, before);
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2", "kafka.consumer-groups", group,
+                "kafka.consumer-groups.interval", "200 ms"));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
+        io.archiver.capture.CaptureStore captured = new io.archiver.capture.CaptureStore(io.archiver.archive.ArchiveRoot.of(config));
+        JobClient job = JobLauncher.environment(config).executeAsync("group coordinator " + topic);
+        int coordinator;
+        try {
+            Jobs.awaitWhileRunning(job, "every record archived and the group's offsets captured", IN_SYNC,
+                    () -> archived.count() >= produced.size() && capturedOffsets(captured, group).equals(before));
+            coordinator = kafka.admin().describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group).coordinator().id();
+            long killed = System.nanoTime();
+            kafka.kill(coordinator);
+            commitOffsets(group, after); // the group's consumer finds its new coordinator
+            Jobs.awaitWhileRunning(job, "the group's new offsets captured from its new coordinator", IN_SYNC,
+                    () -> capturedOffsets(captured, group).equals(after));
+            log("broker %d, the group's coordinator, killed: its new offsets captured %d ms after", killed, coordinator);
+        } finally {
+            Jobs.cancel(job);
+        }
+        int now = kafka.admin().describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group).coordinator().id();
+        assertThat(now).as("the group's coordinator moved").isNotEqualTo(coordinator);
+        ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config),
+                KafkaTopicReader.readCommitted(kafka.bootstrapServers(), topic, produced.size()));
+    }
+
+    private static Map<TopicPartition, Long> capturedOffsets(io.archiver.capture.CaptureStore captured, String group) throws Exception {
+        return captured.groupOffsets(group, null).map(io.archiver.capture.GroupOffsets::offsets).orElse(Map.of());
+    }
+
+    /** Commits {@code offsets} for {@code group}, as its consumer does after processing the records before them. */
+    private static void commitOffsets(String group, Map<TopicPartition, Long> offsets) {
+        java.util.Properties client = TestRecords.client(kafka.bootstrapServers());
+        client.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, group);
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                client, new org.apache.kafka.common.serialization.ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> commit = new java.util.HashMap<>();
+            offsets.forEach((tp, o) -> commit.put(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(o)));
+            consumer.assign(commit.keySet());
+            consumer.commitSync(commit, Duration.ofMinutes(1));
+        }
     }
 
     private static void electUncleanly(TopicPartition partition) throws Exception {

@@ -48,9 +48,7 @@ class S3ConnectionResetITCase {
 
     /** Transactional input with aborts, 8,000 records at 400 a second, archived into the bucket behind the proxy. */
     private static FaultScenario scenario(SinkLayout layout) throws Exception {
-        String archive = SharedStack.uniqueName("resets-" + layout.configName());
-        return FaultScenario.start(archive, 8_000, 400, Map.of("parallelism", "2", "sink.layout", layout.configName(),
-                "sink.path", "s3://" + SharedStack.RESETS_BUCKET + "/" + archive,
-                "checkpoint.dir", "s3://" + SharedStack.RESETS_BUCKET + "/checkpoints/" + archive));
+        return FaultScenario.startInBucket(SharedStack.RESETS_BUCKET, "resets-" + layout.configName(), 8_000, 400,
+                Map.of("parallelism", "2", "sink.layout", layout.configName()));
     }
 }

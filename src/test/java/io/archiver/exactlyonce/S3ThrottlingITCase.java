@@ -6,6 +6,7 @@ import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
+import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +18,8 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * S3 that throttles and stalls, for the objects of the test's archives and checkpoints (faults armed per name, so the
- * classes beside it meet none): bursts of 503 SlowDown shorter than the S3 client's retries, ridden out without a
+ * S3 that throttles and stalls, for the objects of the test's archives and checkpoints (faults armed per name, in a bucket
+ * of their own, so that the classes beside it meet none and wait for no connection the stalled requests hold): bursts of 503 SlowDown shorter than the S3 client's retries, ridden out without a
  * failover; SlowDown for longer than the retries last (until both jobs failed over), which fails checkpoints and then the
  * job, which resumes from the last completed one; every request served 2 s late for a minute. Each fault hits two jobs at once, one per layout,
  * and each archive is checked against its topic's read_committed truth, both ways.
@@ -102,8 +103,8 @@ class S3ThrottlingITCase {
         return armed;
     }
 
-    /** A topic with plain records and transactions (some aborted), 8,000 records at 400 a second, archived by a job of {@code layout}. */
+    /** A topic with plain records and transactions (some aborted), 8,000 records at 400 a second, archived by a job of {@code layout}, in the slow bucket. */
     private static FaultScenario scenario(String name, SinkLayout layout) throws Exception {
-        return FaultScenario.start(name, 8_000, 400, Map.of("parallelism", "2", "sink.layout", layout.configName()));
+        return FaultScenario.startInBucket(SharedStack.SLOW_BUCKET, name, 8_000, 400, Map.of("parallelism", "2", "sink.layout", layout.configName()));
     }
 }

@@ -40,7 +40,7 @@ public final class FaultScenario implements AutoCloseable {
     private JobClient job;
     private int jobsStarted;
 
-    private FaultScenario(KafkaBrokers kafka, String name, int records, int perSecond, Map<String, String> overrides,
+    private FaultScenario(KafkaBrokers kafka, String bucket, String name, int records, int perSecond, Map<String, String> overrides,
             TestRecords.Timestamps timestamps, boolean compacted) throws Exception {
         this.kafka = kafka;
         this.topic = SharedStack.uniqueName(name);
@@ -52,7 +52,8 @@ public final class FaultScenario implements AutoCloseable {
         }
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("kafka.bootstrap.servers", kafka.bootstrapServers());
-        settings.put("checkpoint.dir", "s3://" + SharedStack.BUCKET + "/checkpoints/" + topic);
+        settings.put("sink.path", "s3://" + bucket + "/" + topic);
+        settings.put("checkpoint.dir", "s3://" + bucket + "/checkpoints/" + topic);
         settings.put("restart.attempts", "50");
         settings.put("restart.delay", "500 ms");
         settings.putAll(overrides);
@@ -67,26 +68,35 @@ public final class FaultScenario implements AutoCloseable {
     /** Creates the topic, starts producing {@code records} at {@code perSecond} and starts the archiver. */
     public static FaultScenario start(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
     }
 
     /** {@link #start} on a broker of the test's own (one it may restart without touching the classes beside it). */
     public static FaultScenario startOn(KafkaBrokers kafka, String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(kafka, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+        return new FaultScenario(kafka, SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+    }
+
+    /**
+     * {@link #start} with the archive and checkpoints in {@code bucket} of the shared S3 server: a bucket of its own has an
+     * S3 client and connection pool of its own, so requests a fault holds up hold up no other test's.
+     */
+    public static FaultScenario startInBucket(String bucket, String name, int records, int perSecond, Map<String, String> overrides)
+            throws Exception {
+        return new FaultScenario(SharedStack.get().kafka(), bucket, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
     }
 
     /** {@link #start} on a compacted topic whose log already has compaction's holes ({@link CompactedTopic}). */
     public static FaultScenario startCompacted(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true);
+        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true);
     }
 
     /** {@link #start} with records whose timestamps follow {@code timestamps}. */
     public static FaultScenario start(
             String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), name, records, perSecond, overrides, timestamps, false);
+        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, timestamps, false);
     }
 
     public ArchiverConfig config() {

@@ -47,6 +47,11 @@ public final class SharedStack
     public static final String BUCKET = "archive-it";
     /** A bucket of the same S3 server reached through {@link #connectionResets()}: for the tests that reset connections. */
     public static final String RESETS_BUCKET = "archive-it-resets";
+    /**
+     * A bucket for the tests that stall or throttle S3: every bucket has an S3 client and connection pool of its own in
+     * this JVM, so the requests those faults hold up (seconds each) take no connection other tests need.
+     */
+    public static final String SLOW_BUCKET = "archive-it-slow";
     public static final int TASK_MANAGERS = 2;
     /**
      * Room for the jobs of two classes side by side (up to parallelism 4 each, some running two or three jobs at
@@ -91,7 +96,9 @@ public final class SharedStack
         servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Store(store -> s3Faults = new FaultInjectingBlobStore(store)).start();
         s3 = servers.s3();
         s3.createBucket(RESETS_BUCKET);
+        s3.createBucket(SLOW_BUCKET);
         connectionResets = ConnectionResettingProxy.start(s3.endpoint());
+        s3.routeBucket(RESETS_BUCKET, connectionResets.endpoint()); // in every S3 setting of the run: its MiniCluster, its CLI runs
         kafka = servers.kafka();
         Configuration s3Settings = new Configuration();
         s3.flinkSettings().forEach(s3Settings::setString);
@@ -119,8 +126,6 @@ public final class SharedStack
     public void initializeFileSystems(Map<String, String> extra) {
         Configuration conf = new Configuration();
         s3.flinkSettings().forEach(conf::setString);
-        // S3A's per-bucket settings: this bucket's requests go through the proxy that resets connections
-        conf.setString("s3.bucket." + RESETS_BUCKET + ".endpoint", connectionResets.endpoint().toString());
         extra.forEach(conf::setString);
         JobLauncher.initializeFileSystems(conf);
     }
