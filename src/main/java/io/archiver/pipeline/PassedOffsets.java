@@ -69,6 +69,7 @@ final class PassedOffsets {
         if (h == null || h.partition.partition() != partition || !h.partition.topic().equals(topic)) {
             TopicPartition tp = new TopicPartition(topic, partition);
             h = partitions.computeIfAbsent(tp, History::new);
+            h.seen = true;
             recent = h;
         }
         if (offset > h.last) {
@@ -104,10 +105,19 @@ final class PassedOffsets {
         return h == null ? -1 : h.epochAt(offset);
     }
 
-    /** Every partition's memory, one entry each, for the operator's union list state. */
-    List<byte[]> snapshot() {
-        List<byte[]> out = new ArrayList<>(partitions.size());
-        partitions.values().forEach(h -> out.add(h.toBytes()));
+    /**
+     * The memory this subtask ({@code subtask} of {@code subtasks}) writes into the operator's union list state: of the
+     * partitions whose records it saw since it started, and of those it only restored, the share that falls to it by
+     * hash. A union hands every subtask every entry, so writing all it holds would copy each partition once per subtask;
+     * this way a partition is written once, twice while it moves between subtasks, and none is lost.
+     */
+    List<byte[]> snapshot(int subtask, int subtasks) {
+        List<byte[]> out = new ArrayList<>();
+        partitions.values().forEach(h -> {
+            if (h.seen || Math.floorMod(h.partition.hashCode(), subtasks) == subtask) {
+                out.add(h.toBytes());
+            }
+        });
         return out;
     }
 
@@ -130,6 +140,8 @@ final class PassedOffsets {
         int[] epochs = new int[2];
         long[] starts = new long[2];
         int size;
+        /** Whether a record of the partition came to this subtask (else its memory was only restored). */
+        boolean seen;
         /** While offsets are read again: the first and latest such offset and the verdicts so far. */
         long readAgainFrom = -1;
         long readAgainTo;

@@ -85,7 +85,8 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        passedState.update(passed.snapshot());
+        passedState.update(passed.snapshot(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks()));
     }
 
     @Override

@@ -87,8 +87,8 @@ class PassedOffsetsTest {
         PassedOffsets otherSubtask = new PassedOffsets(null);
         otherSubtask.check("t", 0, 4, 0); // an older entry of the same partition (the union hands every subtask all)
 
-        List<byte[]> union = new ArrayList<>(otherSubtask.snapshot());
-        union.addAll(before.snapshot());
+        List<byte[]> union = new ArrayList<>(otherSubtask.snapshot(1, 2));
+        union.addAll(before.snapshot(0, 2));
         passed.restore(union);
 
         assertThat(passed.check("t", 0, 15, 1)).isEqualTo(Verdict.SAME_RECORD);
@@ -96,6 +96,32 @@ class PassedOffsetsTest {
         assertThat(passed.check("t", 0, 20, 2)).isEqualTo(Verdict.NEW);
         assertThat(passed.check("u", 3, 7, 1)).isEqualTo(Verdict.SAME_RECORD);
         assertThat(passed.check("u", 3, 6, 1)).as("before the state's memory").isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void eachSubtaskWritesWhatItSawAndItsShareOfWhatItOnlyRestoredSoNoPartitionIsCopiedPerSubtask() {
+        PassedOffsets before = new PassedOffsets(null);
+        for (int p = 0; p < 100; p++) {
+            before.check("t", p, 7, 1);
+        }
+        List<byte[]> union = before.snapshot(0, 1);
+        assertThat(union).hasSize(100);
+        int subtasks = 4;
+        List<byte[]> next = new ArrayList<>();
+        for (int subtask = 0; subtask < subtasks; subtask++) {
+            PassedOffsets restored = new PassedOffsets(null);
+            restored.restore(union);
+            if (subtask == 0) {
+                restored.check("t", 99, 8, 1); // a record of partition 99 came to subtask 0
+            }
+            next.addAll(restored.snapshot(subtask, subtasks));
+        }
+        assertThat(next.size()).as("each partition once, the one that moved at most twice").isBetween(100, 101);
+        passed.restore(next);
+        for (int p = 0; p < 99; p++) {
+            assertThat(passed.passedEpoch("t", p, 7)).as("partition %d remembered", p).isEqualTo(1);
+        }
+        assertThat(passed.check("t", 99, 8, 1)).as("the furthest entry of partition 99 won").isEqualTo(Verdict.SAME_RECORD);
     }
 
     @Test
