@@ -321,7 +321,7 @@ class RestoreAgainITCase {
             assertThat(refused.out()).contains("restore.checkpoint-interval (1000 ms) is too long").contains("transaction.max.timeout.ms (1000 ms)")
                     .contains("at most 500 ms, e.g. -D restore.checkpoint-interval=250ms");
 
-            settings.put("restore.checkpoint-interval", "300 ms");
+            settings.put("restore.checkpoint-interval", "100 ms"); // many checkpoints within the writing, however fast it goes
             long began = System.nanoTime();
             Cli.Result restored = Cli.run(ArchiverConfig.of(settings), "restore");
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
