@@ -21,10 +21,7 @@ import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +36,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,9 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * broker in turn shut down (controlled: leadership moved first) and started again, waiting for its replicas to be in
  * sync before the next. A partition whose only replica is killed stays offline for many checkpoint intervals: the job
  * names it, archives the other partitions meanwhile and resumes it once it is back. The coordinator of a consumer group the
- * job captures killed: the capture follows the group to its new coordinator, the job goes on. A restore (the archive back into Kafka, in transactions) whose transaction coordinator is
- * killed with SIGKILL while it has a transaction open: the restore finishes by itself, the restored topic read_committed
- * equals the archive record for record, in order, and {@code restore --verify} agrees. And an unclean leader election that truncates records the job archived: the job notices, never
+ * job captures killed: the capture follows the group to its new coordinator, the job goes on. And an unclean leader election that truncates records the job archived: the job notices, never
  * archives those offsets again, keeps what Kafka wrote there since as dead letters, and audit reports the archived
  * records as truncated.
  */
@@ -130,51 +124,6 @@ class KafkaClusterFaultsITCase {
             perPartition.finish();
             perTopic.finish();
         }
-    }
-
-    @Test
-    void theTransactionCoordinatorKilledWhileARestoreHasATransactionOpenTheRestoreFinishesWithEachRecordOnce() throws Exception {
-        String topic = SharedStack.uniqueName("coordinator-kill");
-        kafka.createTopic(topic, 3);
-        List<ArchiveRecord> records = TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 30_000);
-        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
-        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "mode", "batch", "sink.format", "jsonl",
-                "sink.roll.max-part-size", "64 kb"));
-        ArchiverConfig config = ArchiverConfig.of(settings);
-        JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
-        String target = topic + "-restored";
-        kafka.createTopic(target, 3);
-
-        // checkpoints 4 s apart: each of the restore's transactions stays open for seconds
-        ArchiverConfig restoring = config.with(Map.of("restore.checkpoint-interval", "4 s"));
-        CompletableFuture<Cli.Result> restore = CompletableFuture.supplyAsync(() -> Cli.run(restoring, "restore", "--topics", topic,
-                "--rename", topic + "=" + target));
-        int[] coordinator = {-1};
-        Await.until("a transaction of the restore open", Duration.ofMinutes(2), () -> {
-            coordinator[0] = openTransactionCoordinator();
-            return coordinator[0] >= 0 || restore.isDone();
-        });
-        assertThat(coordinator[0]).as("the coordinator of a transaction the restore had open").isPositive();
-        long killed = System.nanoTime();
-        kafka.kill(coordinator[0]);
-        Cli.Result restored = restore.get(4, TimeUnit.MINUTES);
-        log("broker %d, the restore's transaction coordinator, killed: the restore ended %d ms after", killed, coordinator[0]);
-        assertThat(restored.code()).as(restored.out()).isZero();
-        kafka.restart(coordinator[0]);
-        kafka.awaitFullyReplicated(IN_SYNC);
-
-        assertThat(TestRecords.byPartition(KafkaTopicReader.readCommitted(kafka.bootstrapServers(), target, records.size())))
-                .as("the restored topic, read_committed").isEqualTo(TestRecords.byPartition(records));
-        Cli.Result verified = Cli.run(restoring, "restore", "--topics", topic, "--rename", topic + "=" + target, "--verify");
-        assertThat(verified.code()).as(verified.out()).isZero();
-    }
-
-    /** The broker coordinating a transaction now open on the cluster (the restore's: no other writes then); -1 for none. */
-    private static int openTransactionCoordinator() throws Exception {
-        List<String> open = kafka.admin().listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
-                .all().get(10, TimeUnit.SECONDS).stream().map(TransactionListing::transactionalId).toList();
-        return open.isEmpty() ? -1
-                : kafka.admin().describeTransactions(open).all().get(10, TimeUnit.SECONDS).values().iterator().next().coordinatorId();
     }
 
     @Test
