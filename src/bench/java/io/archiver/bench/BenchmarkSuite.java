@@ -35,6 +35,7 @@ public final class BenchmarkSuite {
         benchmarks.put("table-commit", TableCommitBenchmark::run);
         benchmarks.put("compaction", CompactionBenchmark::run);
         benchmarks.put("erase", EraseBenchmark::run);
+        benchmarks.put("cluster-soak", ClusterSoakBenchmark::run);
         Path dir = Path.of("target", "bench");
         Files.createDirectories(dir);
         StringBuilder report = new StringBuilder();

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 /**
  * Keeps producing {@link TestRecords} to a topic in the background, so faults hit the archiver while data
@@ -35,6 +36,7 @@ public final class ContinuousProducer implements AutoCloseable {
     private final AtomicInteger aborted = new AtomicInteger();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final boolean everyRecordKeyed;
+    private final IntFunction<byte[]> values;
     private volatile boolean stopped;
 
     public ContinuousProducer(String bootstrap, String topic, int partitions, int total, int perSecond) {
@@ -49,7 +51,14 @@ public final class ContinuousProducer implements AutoCloseable {
     /** {@code everyRecordKeyed}: no null keys (a compacted topic refuses them). */
     public ContinuousProducer(String bootstrap, String topic, int partitions, int total, int perSecond,
             TestRecords.Timestamps timestamps, boolean everyRecordKeyed) {
+        this(bootstrap, topic, partitions, total, perSecond, timestamps, everyRecordKeyed, null);
+    }
+
+    /** {@code values}: record {@code i}'s value (a registry payload, say) instead of {@link TestRecords}' JSON; null keeps those. */
+    public ContinuousProducer(String bootstrap, String topic, int partitions, int total, int perSecond,
+            TestRecords.Timestamps timestamps, boolean everyRecordKeyed, IntFunction<byte[]> values) {
         this.everyRecordKeyed = everyRecordKeyed;
+        this.values = values;
         this.thread = new Thread(() -> run(bootstrap, topic, partitions, total, perSecond, timestamps), "producer-" + topic);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -69,6 +78,9 @@ public final class ContinuousProducer implements AutoCloseable {
                     ArchiveRecord r = TestRecords.record(topic, i % partitions, i, timestamps);
                     if (everyRecordKeyed && r.getKey() == null) {
                         r.setKey(("key-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    if (values != null) {
+                        r.setValue(values.apply(i));
                     }
                     records.add(r);
                 }

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * One fault-injection run: a topic of {@value #PARTITIONS} partitions fed by a {@link ContinuousProducer}
@@ -41,7 +43,7 @@ public final class FaultScenario implements AutoCloseable {
     private int jobsStarted;
 
     private FaultScenario(KafkaBrokers kafka, String bucket, String name, int records, int perSecond, Map<String, String> overrides,
-            TestRecords.Timestamps timestamps, boolean compacted) throws Exception {
+            TestRecords.Timestamps timestamps, boolean compacted, Function<String, IntFunction<byte[]>> values) throws Exception {
         this.kafka = kafka;
         this.topic = SharedStack.uniqueName(name);
         this.compacted = compacted;
@@ -61,20 +63,20 @@ public final class FaultScenario implements AutoCloseable {
         this.formats = PayloadFormats.of(config);
         this.counter = new ArchiveCounter(config.sinkPath(), formats);
         this.producer = new ContinuousProducer(
-                kafka.bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps, compacted);
+                kafka.bootstrapServers(), topic, PARTITIONS, records, perSecond, timestamps, compacted, values == null ? null : values.apply(topic));
         this.job = launch(config);
     }
 
     /** Creates the topic, starts producing {@code records} at {@code perSecond} and starts the archiver. */
     public static FaultScenario start(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false, null);
     }
 
     /** {@link #start} on a broker of the test's own (one it may restart without touching the classes beside it). */
     public static FaultScenario startOn(KafkaBrokers kafka, String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(kafka, SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+        return new FaultScenario(kafka, SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false, null);
     }
 
     /**
@@ -83,20 +85,30 @@ public final class FaultScenario implements AutoCloseable {
      */
     public static FaultScenario startInBucket(String bucket, String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), bucket, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false);
+        return new FaultScenario(SharedStack.get().kafka(), bucket, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false, null);
+    }
+
+    /**
+     * {@link #start} on {@code kafka}, into {@code bucket}, with record {@code i}'s value made by what {@code values} gives for
+     * the topic's name (a registry payload of a schema registered for it, say; null: the {@link TestRecords} JSON): the
+     * benchmark suite's cluster soak, which puts every fault kind on one run.
+     */
+    public static FaultScenario start(KafkaBrokers kafka, String bucket, String name, int records, int perSecond, Map<String, String> overrides,
+            Function<String, IntFunction<byte[]>> values) throws Exception {
+        return new FaultScenario(kafka, bucket, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, false, values);
     }
 
     /** {@link #start} on a compacted topic whose log already has compaction's holes ({@link CompactedTopic}). */
     public static FaultScenario startCompacted(String name, int records, int perSecond, Map<String, String> overrides)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true);
+        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, TestRecords.Timestamps.IN_ORDER, true, null);
     }
 
     /** {@link #start} with records whose timestamps follow {@code timestamps}. */
     public static FaultScenario start(
             String name, int records, int perSecond, Map<String, String> overrides, TestRecords.Timestamps timestamps)
             throws Exception {
-        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, timestamps, false);
+        return new FaultScenario(SharedStack.get().kafka(), SharedStack.BUCKET, name, records, perSecond, overrides, timestamps, false, null);
     }
 
     public ArchiverConfig config() {
@@ -115,6 +127,11 @@ public final class FaultScenario implements AutoCloseable {
     /** Waits until the producer has handed every record to Kafka and ended its transactions. */
     public void awaitProducerDone() throws Exception {
         producer.awaitDone(CATCH_UP.toMillis());
+    }
+
+    /** Stops the producer (a run of a set length, not of a set number of records): {@link #drain()} then takes what it sent. */
+    public void stopProducing() throws InterruptedException {
+        producer.close();
     }
 
     /** Records produced so far that a read_committed reader sees (aborted transactions left out). */

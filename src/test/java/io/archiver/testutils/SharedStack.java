@@ -91,6 +91,17 @@ public final class SharedStack
         }
     }
 
+    /** The stack outside JUnit, for the benchmark suite's cluster soak (src/bench): started here, closed by the caller. */
+    public static synchronized SharedStack startAlone() throws Exception {
+        if (instance != null) {
+            throw new IllegalStateException("The shared stack runs already");
+        }
+        SharedStack stack = new SharedStack();
+        stack.start();
+        instance = stack;
+        return stack;
+    }
+
     private void start() throws Exception {
         dir = Files.createTempDirectory("archiver-it");
         servers = EmbeddedServers.withBucket(dir.resolve("s3"), BUCKET).s3Store(store -> s3Faults = new FaultInjectingBlobStore(store)).start();
