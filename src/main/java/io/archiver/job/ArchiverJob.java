@@ -48,7 +48,7 @@ public final class ArchiverJob {
                     .name("Skip archived offsets");
         }
         SingleOutputStreamOperator<ArchiveRecord> valid =
-                records.process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY)))
+                records.process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY), config.kafkaClientProperties()))
                         .uid(VALIDATOR_UID)
                         .name("Record validator");
         valid.sinkTo(ArchiveSinkFactory.archive(config, lease)).uid(SINK_UID).name("Archive sink");

@@ -25,6 +25,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -39,6 +40,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -208,7 +210,10 @@ public final class Preflight {
             admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!config.topics().isEmpty()) {
                 checkTopics(admin, config.topics(), servers);
-                checkReadable(admin, config, servers);
+                Map<String, TopicDescription> described = admin.describeTopics(config.topics(),
+                        new DescribeTopicsOptions().includeAuthorizedOperations(true)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                checkReadable(described, config, servers);
+                warnOfPartitionsWithoutLeader(described);
             }
             checkGroup(admin, config, servers);
         } catch (TimeoutException e) {
@@ -280,17 +285,34 @@ public final class Preflight {
     }
 
     /** Fails naming the topics the user may describe but not read (a broker that reports what it authorizes). */
-    private void checkReadable(Admin admin, ArchiverConfig config, String servers)
-            throws ExecutionException, InterruptedException, TimeoutException {
+    private void checkReadable(Map<String, TopicDescription> described, ArchiverConfig config, String servers) {
         List<String> unreadable = new ArrayList<>();
-        admin.describeTopics(config.topics(), new DescribeTopicsOptions().includeAuthorizedOperations(true)).allTopicNames()
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).forEach((topic, d) -> {
-                    if (d.authorizedOperations() != null && !d.authorizedOperations().contains(AclOperation.READ)) {
-                        unreadable.add(topic);
-                    }
-                });
+        described.forEach((topic, d) -> {
+            if (d.authorizedOperations() != null && !d.authorizedOperations().contains(AclOperation.READ)) {
+                unreadable.add(topic);
+            }
+        });
         if (!unreadable.isEmpty()) {
             throw new PreflightException(refusal(servers, config, new TopicAuthorizationException("not readable", new java.util.HashSet<>(unreadable))));
+        }
+    }
+
+    /**
+     * Names the partitions Kafka serves no leader for now (every replica down, or none in sync without unclean election):
+     * the job starts anyway and archives them once Kafka serves them, and the archive lag knows nothing of them until it
+     * has archived some of each. Only a warning: a broker may be restarting.
+     */
+    static void warnOfPartitionsWithoutLeader(Map<String, TopicDescription> described) {
+        List<String> leaderless = new ArrayList<>();
+        described.forEach((topic, d) -> d.partitions().forEach(p -> {
+            if (p.leader() == null || p.leader().isEmpty()) {
+                leaderless.add(topic + "-" + p.partition());
+            }
+        }));
+        if (!leaderless.isEmpty()) {
+            Collections.sort(leaderless);
+            LOG.warn("Kafka serves no leader for {} now ({} of them): none of their replicas is up and in sync. The job starts and archives the "
+                    + "other partitions; these are archived once Kafka serves them again.", String.join(", ", leaderless), leaderless.size());
         }
     }
 

@@ -3,6 +3,7 @@ package io.archiver.metrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.SimpleCounter;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -38,7 +39,8 @@ public enum ArchiverMetric {
                     + "([truncation](operations.md#kafka-truncated-its-log))"),
     KAFKA_TRUNCATED_RECORDS("kafkaTruncatedRecords", Where.VALIDATOR, Kind.COUNTER,
             "of those, records Kafka wrote at an archived offset after truncating its log (another leader epoch than the archived "
-                    + "record's): handled by `errors.policy`, the archived record kept"),
+                    + "record's): handled by `errors.policy`, the archived record kept; and after a restore, archived offsets Kafka "
+                    + "truncated from its log while the job was stopped"),
     REGISTRY_CACHE_HITS("registryCacheHits", Where.VALIDATOR, Kind.COUNTER,
             "lookups of records' schema ids this task's JVM had cached (0 unless a `record.*.format` is decoded through the registry)"),
     REGISTRY_REQUESTS("registryRequests", Where.VALIDATOR, Kind.COUNTER,
@@ -111,10 +113,15 @@ public enum ArchiverMetric {
 
     /** Registers this counter in {@code group}. */
     public Counter counter(MetricGroup group) {
+        return counter(group, new SimpleCounter());
+    }
+
+    /** Registers this counter in {@code group} as {@code counter} (a thread-safe one where threads besides the task's count). */
+    public Counter counter(MetricGroup group, Counter counter) {
         if (kind != Kind.COUNTER) {
             throw new IllegalStateException(metricName + " is a " + kind);
         }
-        return group.counter(metricName);
+        return group.counter(metricName, counter);
     }
 
     /** Registers this gauge in {@code group}. */

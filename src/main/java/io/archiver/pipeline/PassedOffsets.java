@@ -1,5 +1,7 @@
 package io.archiver.pipeline;
 
+import io.archiver.kafka.LogDivergence;
+
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.ByteArrayInputStream;
@@ -103,6 +105,21 @@ final class PassedOffsets {
     int passedEpoch(String topic, int partition, long offset) {
         History h = partitions.get(new TopicPartition(topic, partition));
         return h == null ? -1 : h.epochAt(offset);
+    }
+
+    /**
+     * Of the restored partitions falling to this subtask ({@code subtask} of {@code subtasks}) by hash, as in {@link
+     * #snapshot}, the last record passed whose leader epoch is known: what a restore asks Kafka about, each partition once.
+     */
+    Map<TopicPartition, LogDivergence.LastRead> lastPassed(int subtask, int subtasks) {
+        Map<TopicPartition, LogDivergence.LastRead> last = new HashMap<>();
+        partitions.values().forEach(h -> {
+            int epoch = h.epochAt(h.last);
+            if (epoch >= 0 && Math.floorMod(h.partition.hashCode(), subtasks) == subtask) {
+                last.put(h.partition, new LogDivergence.LastRead(h.last, epoch));
+            }
+        });
+        return last;
     }
 
     /**

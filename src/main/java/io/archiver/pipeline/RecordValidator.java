@@ -2,6 +2,8 @@ package io.archiver.pipeline;
 
 import io.archiver.metrics.ArchiverMetric;
 import io.archiver.config.ErrorPolicy;
+import io.archiver.fs.IoThreads;
+import io.archiver.kafka.LogDivergence;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
@@ -14,6 +16,7 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -23,6 +26,10 @@ import org.apache.flink.util.OutputTag;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * Lets through every record that can be written in the configured payload formats and handles the others
@@ -34,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * operator state): a record at an offset already passed on is never archived again, whatever it holds; one Kafka
  * wrote there after the truncation (another leader epoch) is handled by {@code errors.policy} too, so that it is kept
  * (dead letters) or counted (skip) while the archive keeps the record it held. Each partition's truncation is logged
- * when the offsets go back and when they are new again, naming the offsets, and counted.
+ * when the offsets go back and when they are new again, naming the offsets, and counted. After a restore it asks Kafka
+ * whether each log still holds the last record passed ({@link LogDivergence}): a truncation while the job was stopped
+ * is named and counted too.
  */
 public final class RecordValidator extends ProcessFunction<ArchiveRecord, ArchiveRecord> implements CheckpointedFunction {
 
@@ -48,8 +57,13 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     public static final OutputTag<ArchiveRecord> REJECTED =
             new OutputTag<>("dead-letters", TypeInformation.of(ArchiveRecord.class));
 
+    /** How long a restored subtask asks Kafka whether logs were truncated while the job was stopped. */
+    private static final Duration DIVERGENCE_CHECK = Duration.ofMinutes(1);
+
     private final PayloadFormats formats;
     private final ErrorPolicy policy;
+    /** Bootstrap servers and the source's client properties: to ask Kafka about truncations after a restore. */
+    private final Properties kafkaClient;
     private transient PayloadValidator validator;
     private transient Counter skipped;
     private transient Counter deadLettered;
@@ -57,10 +71,13 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     private transient Counter truncated;
     private transient PassedOffsets passed;
     private transient ListState<byte[]> passedState;
+    private transient boolean restored;
+    private transient Thread divergenceCheck;
 
-    public RecordValidator(PayloadFormats formats, ErrorPolicy policy) {
+    public RecordValidator(PayloadFormats formats, ErrorPolicy policy, Properties kafkaClient) {
         this.formats = formats;
         this.policy = policy;
+        this.kafkaClient = kafkaClient;
     }
 
     @Override
@@ -70,7 +87,55 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
         skipped = ArchiverMetric.RECORDS_SKIPPED.counter(metrics);
         deadLettered = ArchiverMetric.RECORDS_DEAD_LETTERED.counter(metrics);
         readAgain = ArchiverMetric.RECORDS_READ_AGAIN.counter(metrics);
-        truncated = ArchiverMetric.KAFKA_TRUNCATED_RECORDS.counter(metrics);
+        truncated = ArchiverMetric.KAFKA_TRUNCATED_RECORDS.counter(metrics, new ThreadSafeSimpleCounter());
+        if (restored) {
+            checkLogsAfterRestore(passed.lastPassed(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks()));
+        }
+    }
+
+    /**
+     * After a restore, asks Kafka in the background whether the log of each partition (this subtask's share) still holds
+     * the last record passed before ({@link LogDivergence}). A log truncated while the job was stopped and grown past the
+     * job's position since is read on from the position as if nothing happened: only this check tells. Logged and
+     * counted; the records Kafka wrote at the lost offsets are not archived (the job's position lies beyond them).
+     */
+    private void checkLogsAfterRestore(Map<TopicPartition, LogDivergence.LastRead> lastRead) {
+        if (lastRead.isEmpty()) {
+            return;
+        }
+        divergenceCheck = IoThreads.daemon("kafka-log-divergence").newThread(() -> {
+            try {
+                LogDivergence.Result result = LogDivergence.find(kafkaClient, lastRead, DIVERGENCE_CHECK);
+                result.diverged().forEach((tp, first) -> {
+                    long last = lastRead.get(tp).offset();
+                    if (first < 0 || first > last) {
+                        return;
+                    }
+                    truncated.inc(last - first + 1);
+                    LOG.warn("{}: Kafka truncated the partition's log while the job was stopped: the archived offsets {}..{} (the last "
+                            + "of leader epoch {}) are no longer in Kafka's log, which differs from offset {} on. The archive keeps "
+                            + "them; the job resumes after offset {}, so records Kafka wrote at offsets {}..{} since are not archived: "
+                            + "audit --deep lists them (see docs/operations.md, \"Kafka truncated its log\").", tp, first, last,
+                            lastRead.get(tp).leaderEpoch(), first, last, first, last);
+                });
+                if (!result.unanswered().isEmpty()) {
+                    LOG.info("Kafka did not say within {} s whether the logs of {} were truncated while the job was stopped",
+                            DIVERGENCE_CHECK.toSeconds(), result.unanswered());
+                }
+            } catch (RuntimeException e) {
+                LOG.info("Could not ask Kafka whether logs were truncated while the job was stopped: {}", e.toString());
+            }
+        });
+        divergenceCheck.start();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (divergenceCheck != null) {
+            divergenceCheck.interrupt();
+        }
+        super.close();
     }
 
     @Override
@@ -78,7 +143,8 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
         passedState = context.getOperatorStateStore().getUnionListState(
                 new ListStateDescriptor<>("passed-offsets", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         passed = new PassedOffsets(new TruncationLog());
-        if (context.isRestored()) {
+        restored = context.isRestored();
+        if (restored) {
             passed.restore(passedState.get());
         }
     }

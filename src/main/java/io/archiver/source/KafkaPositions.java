@@ -22,7 +22,7 @@ public final class KafkaPositions {
     public static OffsetsInitializer of(PositionSpec spec, IsolationLevel isolation, Properties client) {
         switch (spec.kind()) {
             case EARLIEST:
-                return OffsetsInitializer.earliest();
+                return new LogStartOffsetsInitializer();
             case LATEST:
                 return isolation == IsolationLevel.READ_COMMITTED
                         ? new LastStableOffsetsInitializer(client)

@@ -11,17 +11,22 @@ import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.CapturedLogs;
+import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.Jobs;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LayoutScenarios;
 import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +41,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,9 +54,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * truth, both ways: the leader of archived partitions killed with SIGKILL mid-stream (the
  * job archives on from the new leaders while it is down, then it comes back and catches up); a rolling restart, every
  * broker in turn shut down (controlled: leadership moved first) and started again, waiting for its replicas to be in
- * sync before the next. A partition whose only replica is killed stays offline for many checkpoint intervals: the job
- * names it, archives the other partitions meanwhile and resumes it once it is back. The coordinator of a consumer group the
- * job captures killed: the capture follows the group to its new coordinator, the job goes on. And an unclean leader election that truncates records the job archived: the job notices, never
+ * sync before the next. A partition whose only replica is down when the job starts is named by the pre-flight; the job
+ * archives the other partitions and that one once Kafka serves it; killed again later, it stays offline for many checkpoint intervals: the job names it, archives the
+ * other partitions meanwhile and resumes it once it is back. The coordinator of a consumer group the
+ * job captures killed: the capture follows the group to its new coordinator, the job goes on. A restore (the archive back
+ * into Kafka, in transactions) whose transaction coordinator is killed with SIGKILL while it has a transaction open: the
+ * restore finishes by itself, the restored topic read_committed equals the archive record for record, in order, and
+ * {@code restore --verify} agrees. And an unclean leader election that truncates records the job archived: the job notices, never
  * archives those offsets again, keeps what Kafka wrote there since as dead letters, and audit reports the archived
  * records as truncated.
  */
@@ -59,6 +69,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KafkaClusterFaultsITCase {
 
     private static final Duration IN_SYNC = Duration.ofMinutes(1);
+    /** The brokers of the truncation tests' partition: its leader, and the follower elected uncleanly. */
+    private static final int LEADER = 1;
+    private static final int FOLLOWER = 2;
 
     private static KafkaProcessCluster kafka;
 
@@ -86,32 +99,25 @@ class KafkaClusterFaultsITCase {
 
     @Test
     void killNineOfTheLeaderOfArchivedPartitionsMidStreamLosesAndDoublesNothing() throws Exception {
-        try (FaultScenario perPartition = scenario("leader-kill", SinkLayout.PER_PARTITION, 12_000, 1_000);
-                FaultScenario perTopic = scenario("leader-kill", SinkLayout.PER_TOPIC, 12_000, 1_000)) {
-            perPartition.awaitArchived(3_000);
-            perTopic.awaitArchived(3_000);
+        try (LayoutScenarios both = LayoutScenarios.start(layout -> scenario("leader-kill", layout, 12_000, 1_000))) {
+            both.awaitArchived(3_000);
             // brokers lead partitions of each topic in turn: the leader of one topic's partition 0 leads some of the other's too
-            int leader = kafka.leaderOf(perPartition.topic(), 0);
+            int leader = kafka.leaderOf(both.first().topic(), 0);
             long killed = System.nanoTime();
             kafka.kill(leader);
-            // archived on from the new leaders while the killed broker is down
-            perPartition.awaitArchived(7_000);
-            perTopic.awaitArchived(7_000);
+            both.awaitArchived(7_000); // archived on from the new leaders while the killed broker is down
             log("broker %d killed: archived on for %d ms", killed, leader);
             kafka.restart(leader);
             kafka.awaitFullyReplicated(IN_SYNC);
             log("broker %d back and in sync after %d ms", killed, leader);
-            perPartition.finish();
-            perTopic.finish();
+            both.finish();
         }
     }
 
     @Test
     void aRollingRestartOfEveryBrokerWhileTheJobArchivesLosesAndDoublesNothing() throws Exception {
-        try (FaultScenario perPartition = scenario("rolling-restart", SinkLayout.PER_PARTITION, 12_000, 400);
-                FaultScenario perTopic = scenario("rolling-restart", SinkLayout.PER_TOPIC, 12_000, 400)) {
-            perPartition.awaitArchived(2_000);
-            perTopic.awaitArchived(2_000);
+        try (LayoutScenarios both = LayoutScenarios.start(layout -> scenario("rolling-restart", layout, 12_000, 400))) {
+            both.awaitArchived(2_000);
             for (int broker : kafka.brokers()) {
                 long start = System.nanoTime();
                 kafka.shutdown(broker);
@@ -121,20 +127,65 @@ class KafkaClusterFaultsITCase {
                 kafka.awaitFullyReplicated(IN_SYNC);
                 log("broker %d: in sync after %d ms", start, broker);
             }
-            perPartition.finish();
-            perTopic.finish();
+            both.finish();
         }
     }
 
     @Test
+    void theTransactionCoordinatorKilledWhileARestoreHasATransactionOpenTheRestoreFinishesWithEachRecordOnce() throws Exception {
+        String topic = SharedStack.uniqueName("coordinator-kill");
+        kafka.createTopic(topic, 3);
+        List<ArchiveRecord> records = TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 30_000);
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "mode", "batch", "sink.format", "jsonl",
+                "sink.roll.max-part-size", "64 kb"));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        String target = topic + "-restored";
+        kafka.createTopic(target, 3);
+
+        // checkpoints 4 s apart: each of the restore's transactions stays open for seconds
+        ArchiverConfig restoring = config.with(Map.of("restore.checkpoint-interval", "4 s"));
+        CompletableFuture<Cli.Result> restore = CompletableFuture.supplyAsync(() -> Cli.run(restoring, "restore", "--topics", topic,
+                "--rename", topic + "=" + target));
+        int[] coordinator = {-1};
+        Await.until("a transaction of the restore open", Duration.ofMinutes(2), () -> {
+            coordinator[0] = openTransactionCoordinator();
+            return coordinator[0] >= 0 || restore.isDone();
+        });
+        assertThat(coordinator[0]).as("the coordinator of a transaction the restore had open").isPositive();
+        long killed = System.nanoTime();
+        kafka.kill(coordinator[0]);
+        Cli.Result restored;
+        try {
+            restored = restore.get(4, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("The restore did not end within 4 minutes of its transaction coordinator's kill; where it waits:\n"
+                    + Jobs.threadDump("Kafka sink", "kafka-producer", "Read archive", "Checkpoint", "restore"), e);
+        }
+        log("broker %d, the restore's transaction coordinator, killed: the restore ended %d ms after", killed, coordinator[0]);
+        assertThat(restored.code()).as(restored.out()).isZero();
+        kafka.restart(coordinator[0]);
+        kafka.awaitFullyReplicated(IN_SYNC);
+
+        assertThat(TestRecords.byPartition(KafkaTopicReader.readCommitted(kafka.bootstrapServers(), target, records.size())))
+                .as("the restored topic, read_committed").isEqualTo(TestRecords.byPartition(records));
+        Cli.Result verified = Cli.run(restoring, "restore", "--topics", topic, "--rename", topic + "=" + target, "--verify");
+        assertThat(verified.code()).as(verified.out()).isZero();
+    }
+
+    /** The broker coordinating a transaction now open on the cluster (the restore's: no other writes then); -1 for none. */
+    private static int openTransactionCoordinator() throws Exception {
+        List<String> open = kafka.admin().listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                .all().get(10, TimeUnit.SECONDS).stream().map(TransactionListing::transactionalId).toList();
+        return open.isEmpty() ? -1
+                : kafka.admin().describeTransactions(open).all().get(10, TimeUnit.SECONDS).values().iterator().next().coordinatorId();
+    }
+
+    @Test
     void anUncleanLeaderElectionTruncatingArchivedRecordsIsNoticedAndTheArchiveKeepsThem() throws Exception {
-        String topic = SharedStack.uniqueName("truncated");
-        int leader = 1;
-        int follower = 2;
-        TopicPartition partition = new TopicPartition(topic, 0);
-        kafka.admin().createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(leader, follower)))
-                .configs(Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true")))).all().get(30, TimeUnit.SECONDS);
-        Await.until(topic + " led by broker " + leader, IN_SYNC, () -> leaderOrNone(partition) == leader);
+        TopicPartition partition = uncleanTopic("truncated");
+        String topic = partition.topic();
         List<ArchiveRecord> kept = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 0, 100);
         Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
         settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "errors.policy", "dead-letter", "parallelism", "1",
@@ -148,18 +199,18 @@ class KafkaClusterFaultsITCase {
             JobClient job = JobLauncher.environment(config).executeAsync("truncation " + topic);
             try {
                 Jobs.awaitWhileRunning(job, "100 records archived", IN_SYNC, () -> archived.count() >= 100);
-                kafka.shutdown(follower); // out of the ISR: what follows has one copy, the leader's
+                kafka.shutdown(FOLLOWER); // out of the ISR: what follows has one copy, the leader's
                 truncated = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 100, 100);
                 Jobs.awaitWhileRunning(job, "200 records archived", IN_SYNC, () -> archived.count() >= 200);
-                kafka.kill(leader); // offsets 100..199 lost with it
-                kafka.restart(follower);
+                kafka.kill(LEADER); // offsets 100..199 lost with it
+                kafka.restart(FOLLOWER);
                 electUncleanly(partition); // the controller may have already: the topic allows it
-                Await.until(topic + " led by broker " + follower, IN_SYNC, () -> leaderOrNone(partition) == follower);
+                Await.until(topic + " led by broker " + FOLLOWER, IN_SYNC, () -> leaderOrNone(partition) == FOLLOWER);
                 writtenSince = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 1_000, 150);
                 assertThat(writtenSince.get(0).getOffset()).as("the new leader's log ends where the follower left off").isEqualTo(100);
                 Jobs.awaitWhileRunning(job, "the records beyond the archive's archived and the ones written over it dead-lettered",
                         IN_SYNC, () -> archived.count() >= 250 && deadLetters.count() >= 100);
-                kafka.restart(leader); // truncates its log to the new leader's and follows it
+                kafka.restart(LEADER); // truncates its log to the new leader's and follows it
                 kafka.awaitFullyReplicated(IN_SYNC);
             } finally {
                 Jobs.cancel(job);
@@ -195,7 +246,57 @@ class KafkaClusterFaultsITCase {
     }
 
     @Test
-    void aPartitionOfflineForManyCheckpointIntervalsIsNamedAndWaitedForWhileTheOthersAreArchived() throws Exception {
+    void anUncleanLeaderElectionWhileTheJobIsStoppedIsNamedWhenItResumesFromItsCheckpoint() throws Exception {
+        TopicPartition partition = uncleanTopic("truncated-stopped");
+        String topic = partition.topic();
+        List<ArchiveRecord> kept = new ArrayList<>(TestRecords.produce(kafka.bootstrapServers(), topic, 1, 0, 100));
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "1",
+                "checkpoint.dir", "s3://" + SharedStack.BUCKET + "/checkpoints/" + topic));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
+        JobClient job = JobLauncher.environment(config).executeAsync("truncation while stopped " + topic);
+        try {
+            Jobs.awaitWhileRunning(job, "100 records archived", IN_SYNC, () -> archived.count() >= 100);
+            kafka.shutdown(FOLLOWER); // out of the ISR: what follows has one copy, the leader's
+            kept.addAll(TestRecords.produce(kafka.bootstrapServers(), topic, 1, 100, 100));
+            Jobs.awaitWhileRunning(job, "200 records archived", IN_SYNC, () -> archived.count() >= 200);
+        } finally {
+            Jobs.cancel(job);
+        }
+        String checkpoint = Checkpoints.latest(config.get(io.archiver.config.CheckpointOptions.CHECKPOINT_DIR) + "/" + job.getJobID());
+        // while the job is stopped: offsets 100..199 lost with the leader, and the log grows past the job's position again
+        kafka.kill(LEADER);
+        kafka.restart(FOLLOWER);
+        electUncleanly(partition);
+        Await.until(topic + " led by broker " + FOLLOWER, IN_SYNC, () -> leaderOrNone(partition) == FOLLOWER);
+        List<ArchiveRecord> writtenSince = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 1_000, 150);
+        assertThat(writtenSince.get(0).getOffset()).isEqualTo(100);
+
+        ArchiverConfig resumed = config.with(Map.of("flink.execution.state-recovery.path", checkpoint));
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            JobClient again = JobLauncher.environment(resumed).executeAsync("truncation while stopped, resumed " + topic);
+            try {
+                Jobs.awaitWhileRunning(again, "offsets 200..249 archived and the truncation named", IN_SYNC, () -> archived.count() >= 250
+                        && !logs.containing(partition + ": Kafka truncated the partition's log while the job was stopped").isEmpty());
+            } finally {
+                Jobs.cancel(again);
+            }
+            assertThat(logs.containing(partition + ": Kafka truncated the partition's log while the job was stopped"))
+                    .anyMatch(l -> l.contains("the archived offsets 100..199") && l.contains("offsets 100..199 since are not archived"));
+        }
+        kafka.restart(LEADER);
+        kafka.awaitFullyReplicated(IN_SYNC);
+        kept.addAll(writtenSince.subList(100, 150));
+        assertThat(byOffset(ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config))))
+                .as("the archive: its records of offsets 100..199 kept, then 200..249").isEqualTo(kept);
+        Cli.Result deep = Cli.run(config, "audit", "--deep");
+        assertThat(deep.out()).as("what the job could not tell by itself: which records differ")
+                .contains("Content differs from Kafka, " + partition + ": 100 archived records");
+    }
+
+    @Test
+    void aPartitionOfflineAtTheStartAndLaterForManyCheckpointIntervalsIsNamedAndWaitedForWhileTheOthersAreArchived() throws Exception {
         String topic = SharedStack.uniqueName("offline");
         int alone = 1; // partition 0's only replica (Kafka wants one replication factor per topic: each partition has one)
         kafka.admin().createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(alone), 1, List.of(2), 2, List.of(3)))
@@ -203,14 +304,21 @@ class KafkaClusterFaultsITCase {
         Await.until(topic + " served", IN_SYNC, () -> leaderOrNone(new TopicPartition(topic, 0)) == alone);
         List<ArchiveRecord> produced = new ArrayList<>(TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 300));
         Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
-        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2"));
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2", "preflight.timeout", "30 s"));
         ArchiverConfig config = ArchiverConfig.of(settings);
         ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
         TopicPartition offline = new TopicPartition(topic, 0);
         try (CapturedLogs logs = CapturedLogs.start()) {
+            kafka.kill(alone); // offline before the job starts
+            Await.until("partition 0 without a leader", IN_SYNC, () -> leaderOrNone(offline) < 0);
             JobClient job = JobLauncher.environment(config).executeAsync("offline " + topic);
             try {
-                Jobs.awaitWhileRunning(job, "300 records archived", IN_SYNC, () -> archived.count() >= 300);
+                assertThat(logs.containing("Kafka serves no leader for ")).as("the pre-flight names the partition")
+                        .anyMatch(l -> l.contains(offline.toString()) && l.contains("archived once Kafka serves them"));
+                // the job starts without partition 0's leader (kafka.start=earliest asks Kafka nothing) and archives the others
+                Jobs.awaitWhileRunning(job, "the other partitions' 200 records archived", IN_SYNC, () -> archived.count() >= 200);
+                kafka.restart(alone);
+                Jobs.awaitWhileRunning(job, "300 records archived, partition 0 once served", IN_SYNC, () -> archived.count() >= 300);
                 long killed = System.nanoTime();
                 kafka.kill(alone);
                 // the other partitions go on: records to them only while partition 0 has no leader
@@ -284,6 +392,15 @@ class KafkaClusterFaultsITCase {
             consumer.assign(commit.keySet());
             consumer.commitSync(commit, Duration.ofMinutes(1));
         }
+    }
+
+    /** A new topic of one partition on {@link #LEADER} and {@link #FOLLOWER} that allows an unclean election, led by {@link #LEADER}. */
+    private static TopicPartition uncleanTopic(String name) throws Exception {
+        TopicPartition partition = new TopicPartition(SharedStack.uniqueName(name), 0);
+        kafka.admin().createTopics(List.of(new NewTopic(partition.topic(), Map.of(0, List.of(LEADER, FOLLOWER)))
+                .configs(Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true")))).all().get(30, TimeUnit.SECONDS);
+        Await.until(partition + " led by broker " + LEADER, IN_SYNC, () -> leaderOrNone(partition) == LEADER);
+        return partition;
     }
 
     private static void electUncleanly(TopicPartition partition) throws Exception {

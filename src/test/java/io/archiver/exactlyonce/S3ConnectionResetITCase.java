@@ -4,13 +4,13 @@ import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.ConnectionResettingProxy;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.LayoutScenarios;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,14 +28,12 @@ class S3ConnectionResetITCase {
     @Test
     void connectionsResetInTheMiddleOfPartUploadsLoseAndDoubleNothing() throws Exception {
         ConnectionResettingProxy proxy = SharedStack.get().connectionResets();
-        try (FaultScenario perPartition = scenario(SinkLayout.PER_PARTITION); FaultScenario perTopic = scenario(SinkLayout.PER_TOPIC)) {
-            for (FaultScenario s : List.of(perPartition, perTopic)) {
-                s.awaitArchived(1_000);
-            }
+        try (LayoutScenarios both = LayoutScenarios.start(S3ConnectionResetITCase::scenario)) {
+            both.awaitArchived(1_000);
             int before = proxy.resets();
             proxy.resetNextPartUploads(RESETS, 100);
             Await.until(RESETS + " part uploads cut by a reset", Duration.ofMinutes(1), () -> proxy.resets() >= before + RESETS);
-            for (FaultScenario s : List.of(perPartition, perTopic)) {
+            for (FaultScenario s : both) {
                 s.finish();
                 System.err.printf("S3ConnectionResetITCase: %s: %s%n", s.topic(), s.lastFailure().map(f -> "failed over: "
                         + f.cause().lines().findFirst().orElse("")).orElse("no failover"));

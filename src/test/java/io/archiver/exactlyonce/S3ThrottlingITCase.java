@@ -3,6 +3,7 @@ package io.archiver.exactlyonce;
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.LayoutScenarios;
 import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedMiniCluster;
@@ -11,7 +12,6 @@ import io.archiver.testutils.SharedStack;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -30,9 +30,7 @@ class S3ThrottlingITCase {
 
     @Test
     void burstsOfSlowDownWithinTheRetriesAreRiddenOutWithoutAFailover() throws Exception {
-        try (FaultScenario perPartition = scenario("slowdown-bursts", SinkLayout.PER_PARTITION);
-                FaultScenario perTopic = scenario("slowdown-bursts", SinkLayout.PER_TOPIC)) {
-            List<FaultScenario> both = List.of(perPartition, perTopic);
+        try (LayoutScenarios both = LayoutScenarios.start(layout -> scenario("slowdown-bursts", layout))) {
             armOnce(both, 1_000, f -> f.slowDownBursts(Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(20)));
             for (FaultScenario s : both) {
                 s.finish();
@@ -47,12 +45,8 @@ class S3ThrottlingITCase {
 
     @Test
     void slowDownOutlastingTheRetriesFailsTheCheckpointAndTheJobResumesExactlyOnce() throws Exception {
-        try (FaultScenario perPartition = scenario("slowdown-long", SinkLayout.PER_PARTITION);
-                FaultScenario perTopic = scenario("slowdown-long", SinkLayout.PER_TOPIC)) {
-            List<FaultScenario> both = List.of(perPartition, perTopic);
-            for (FaultScenario s : both) {
-                s.awaitArchived(1_000);
-            }
+        try (LayoutScenarios both = LayoutScenarios.start(layout -> scenario("slowdown-long", layout))) {
+            both.awaitArchived(1_000);
             long armed = System.currentTimeMillis();
             both.forEach(s -> s.s3Faults().slowDownBursts(Duration.ofMinutes(3), Duration.ZERO, Duration.ofMinutes(3)));
             // SlowDown until both jobs gave up on it (about 50 s here), then S3 serves again
@@ -71,9 +65,7 @@ class S3ThrottlingITCase {
 
     @Test
     void everyRequestServedTwoSecondsLateForAMinuteLosesAndDoublesNothing() throws Exception {
-        try (FaultScenario perPartition = scenario("stall", SinkLayout.PER_PARTITION);
-                FaultScenario perTopic = scenario("stall", SinkLayout.PER_TOPIC)) {
-            List<FaultScenario> both = List.of(perPartition, perTopic);
+        try (LayoutScenarios both = LayoutScenarios.start(layout -> scenario("stall", layout))) {
             armOnce(both, 1_000, f -> f.stall(Duration.ofSeconds(2), Duration.ofMinutes(1)));
             for (FaultScenario s : both) {
                 s.finish();
@@ -93,10 +85,8 @@ class S3ThrottlingITCase {
     }
 
     /** Once each job archived {@code archived} records, arms the fault for both, waits until it is over and returns when it began. */
-    private static long armOnce(List<FaultScenario> scenarios, int archived, Consumer<S3Faults> fault) throws Exception {
-        for (FaultScenario s : scenarios) {
-            s.awaitArchived(archived);
-        }
+    private static long armOnce(LayoutScenarios scenarios, int archived, Consumer<S3Faults> fault) throws Exception {
+        scenarios.awaitArchived(archived);
         long armed = System.currentTimeMillis();
         scenarios.forEach(s -> fault.accept(s.s3Faults()));
         Await.until("the S3 fault over", Duration.ofMinutes(2), () -> scenarios.stream().noneMatch(s -> s.s3Faults().throttlingOrStalling()));

@@ -31,9 +31,9 @@ import java.util.TreeMap;
 
 /**
  * A randomized, seeded schedule of every fault kind while records keep arriving, then a record-by-record
- * verdict and a summary (printed and written to target/soak-summary-&lt;layout&gt;.md), once per layout. CI runs a
- * short version; the long run is
- * {@code mvn -B verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakITCase -Dsoak.records=1000000 -Dsoak.faults=25}.
+ * verdict and a summary (printed and written to target/soak-summary-&lt;layout&gt;.md), once per layout: a short run in
+ * the test command, larger with {@code -Dsoak.records=N -Dsoak.faults=N}. The hour-long soak of every fault kind, on
+ * three brokers, is the benchmark suite's {@code ClusterSoakBenchmark}.
  */
 @ExtendWith(SharedStack.class)
 @Isolated

@@ -133,4 +133,22 @@ class PassedOffsetsTest {
         assertThat(passed.check("t", 0, 10, 10)).isEqualTo(Verdict.SAME_RECORD);
         assertThat(passed.check("t", 0, PassedOffsets.EPOCHS_KEPT + 9, PassedOffsets.EPOCHS_KEPT + 9)).isEqualTo(Verdict.SAME_RECORD);
     }
+
+    @Test
+    void eachRestoredPartitionsLastRecordIsAskedAboutByOneSubtaskWithItsLeaderEpoch() {
+        for (int p = 0; p < 8; p++) {
+            passed.check("t", p, 10, 0);
+            passed.check("t", p, 11, 3);
+        }
+        passed.check("t", 8, 4, -1); // a record without a leader epoch: nothing to ask
+        PassedOffsets restored = new PassedOffsets(null);
+        restored.restore(passed.snapshot(0, 1));
+        java.util.Map<TopicPartition, io.archiver.kafka.LogDivergence.LastRead> all = new java.util.HashMap<>();
+        for (int subtask = 0; subtask < 3; subtask++) {
+            java.util.Map<TopicPartition, io.archiver.kafka.LogDivergence.LastRead> share = restored.lastPassed(subtask, 3);
+            assertThat(java.util.Collections.disjoint(share.keySet(), all.keySet())).as("shares do not overlap").isTrue();
+            all.putAll(share);
+        }
+        assertThat(all).hasSize(8).containsEntry(new TopicPartition("t", 5), new io.archiver.kafka.LogDivergence.LastRead(11, 3));
+    }
 }

@@ -45,6 +45,29 @@ public final class Jobs {
         }
     }
 
+    /**
+     * The MiniCluster's jobs (name, state) and the stacks of this JVM's threads whose names contain one of {@code names}
+     * (the MiniCluster's tasks and their Kafka clients run in this JVM): where a job that does not end waits.
+     */
+    public static String threadDump(String... names) {
+        StringBuilder dump = new StringBuilder();
+        try {
+            SharedStack.get().miniCluster().listJobs().get(ANSWER_SECONDS, TimeUnit.SECONDS)
+                    .forEach(j -> dump.append("job ").append(j.getJobName()).append(": ").append(j.getJobState()).append('\n'));
+        } catch (Exception e) {
+            dump.append("jobs unknown: ").append(e).append('\n');
+        }
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (java.util.Arrays.stream(names).anyMatch(thread.getName()::contains)) {
+                dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                for (StackTraceElement frame : stack) {
+                    dump.append("    at ").append(frame).append('\n');
+                }
+            }
+        });
+        return dump.toString();
+    }
+
     private static JobStatus status(JobClient job) throws Exception {
         return job.getJobStatus().get(ANSWER_SECONDS, TimeUnit.SECONDS);
     }
