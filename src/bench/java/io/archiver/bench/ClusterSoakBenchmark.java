@@ -105,7 +105,12 @@ public final class ClusterSoakBenchmark {
         Path work = BenchStack.workFolder("cluster-soak");
         SharedStack stack = SharedStack.startAlone();
         try (KafkaProcessCluster kafka = KafkaProcessCluster.start(Files.createDirectories(work.resolve("kafka")), 3)) {
-            Map<String, String> common = Map.of("parallelism", "2", "checkpoint.interval", "3 s", "sink.time-partitioning", "hour",
+            // a run stopped halfway (Ctrl-C) leaves no broker, controller or registry process behind
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                kafka.close();
+                closeQuietly(stack);
+            }, "cluster-soak-stop"));
+            Map<String, String> common = Map.of("parallelism", "2", "checkpoint.interval", "3 s",
                     "fencing.lease-timeout", "6 s", "restart.strategy", "fixed-delay", "restart.attempts", "10000", "restart.delay", "1 s");
             int records = rate * 60 * minutes * 2; // more than the run can send: the producers are stopped when it ends
             Map<String, FaultScenario> scenarios = new LinkedHashMap<>();
@@ -172,6 +177,14 @@ public final class ClusterSoakBenchmark {
             }
         } finally {
             stack.close();
+        }
+    }
+
+    private static void closeQuietly(SharedStack stack) {
+        try {
+            stack.close();
+        } catch (Exception e) {
+            System.err.println("Cluster soak: stopping the stack: " + e);
         }
     }
 

@@ -257,6 +257,9 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
         // broker is back, and a killed one's partitions led by others, within seconds
         p.put("broker.heartbeat.interval.ms", "500");
         p.put("broker.session.timeout.ms", "3000");
+        // a topic created without a replication factor (the restore ledger's) gets the controller's default in KRaft, not a broker's
+        p.put("default.replication.factor", Integer.toString(replication));
+        p.put("min.insync.replicas", Integer.toString(Math.min(2, replication)));
         if (id == CONTROLLER_ID) {
             p.put("process.roles", "controller");
             p.put("listeners", "CONTROLLER://127.0.0.1:" + controllerPort);
@@ -265,8 +268,6 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
             p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPorts.get(id));
             p.put("inter.broker.listener.name", "PLAINTEXT");
             p.put("auto.create.topics.enable", "false");
-            p.put("default.replication.factor", Integer.toString(replication));
-            p.put("min.insync.replicas", Integer.toString(Math.min(2, replication)));
             p.put("offsets.topic.replication.factor", Integer.toString(replication));
             p.put("offsets.topic.num.partitions", "4");
             p.put("transaction.state.log.replication.factor", Integer.toString(replication));

@@ -51,10 +51,13 @@ public final class LogDivergence {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             while (!unchecked.isEmpty()) {
                 consumer.assign(unchecked);
-                unchecked.forEach(tp -> consumer.seek(tp, new OffsetAndMetadata(lastRead.get(tp).offset() + 1,
-                        Optional.of(lastRead.get(tp).leaderEpoch()), "")));
                 int before = unchecked.size();
                 try {
+                    // a position sought with an epoch is validated only once the consumer knows the partition's leader and
+                    // its epoch (else it is taken as it is): asking for the log ends loads them
+                    consumer.endOffsets(unchecked, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    unchecked.forEach(tp -> consumer.seek(tp, new OffsetAndMetadata(lastRead.get(tp).offset() + 1,
+                            Optional.of(lastRead.get(tp).leaderEpoch()), "")));
                     for (Iterator<TopicPartition> i = unchecked.iterator(); i.hasNext(); ) {
                         // a position is given once the leader confirmed the epoch reaches it
                         consumer.position(i.next(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));

@@ -106,7 +106,10 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
         }
         divergenceCheck = IoThreads.daemon("kafka-log-divergence").newThread(() -> {
             try {
+                long start = System.nanoTime();
                 LogDivergence.Result result = LogDivergence.find(kafkaClient, lastRead, DIVERGENCE_CHECK);
+                LOG.info("Asked Kafka whether it truncated the logs of {} partitions while the job was stopped: {} truncated ({} ms)",
+                        lastRead.size(), result.diverged().size(), (System.nanoTime() - start) / 1_000_000);
                 result.diverged().forEach((tp, first) -> {
                     long last = lastRead.get(tp).offset();
                     if (first < 0 || first > last) {

@@ -277,7 +277,7 @@ class KafkaClusterFaultsITCase {
         try (CapturedLogs logs = CapturedLogs.start()) {
             JobClient again = JobLauncher.environment(resumed).executeAsync("truncation while stopped, resumed " + topic);
             try {
-                Jobs.awaitWhileRunning(again, "offsets 200..249 archived and the truncation named", IN_SYNC, () -> archived.count() >= 250
+                Jobs.awaitWhileRunning(again, "offsets 200..249 archived and the truncation named", Duration.ofMinutes(2), () -> archived.count() >= 250
                         && !logs.containing(partition + ": Kafka truncated the partition's log while the job was stopped").isEmpty());
             } finally {
                 Jobs.cancel(again);
@@ -304,13 +304,16 @@ class KafkaClusterFaultsITCase {
         Await.until(topic + " served", IN_SYNC, () -> leaderOrNone(new TopicPartition(topic, 0)) == alone);
         List<ArchiveRecord> produced = new ArrayList<>(TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 300));
         Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
-        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2", "preflight.timeout", "30 s"));
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2"));
         ArchiverConfig config = ArchiverConfig.of(settings);
         ArchiveCounter archived = new ArchiveCounter(config.sinkPath(), PayloadFormats.of(config));
         TopicPartition offline = new TopicPartition(topic, 0);
         try (CapturedLogs logs = CapturedLogs.start()) {
             kafka.kill(alone); // offline before the job starts
             Await.until("partition 0 without a leader", IN_SYNC, () -> leaderOrNone(offline) < 0);
+            org.apache.flink.configuration.Configuration fileSystems = new org.apache.flink.configuration.Configuration();
+            SharedStack.get().s3().flinkSettings().forEach(fileSystems::setString);
+            new io.archiver.job.Preflight(Duration.ofSeconds(30), fileSystems).check(config); // what a job's start runs first
             JobClient job = JobLauncher.environment(config).executeAsync("offline " + topic);
             try {
                 assertThat(logs.containing("Kafka serves no leader for ")).as("the pre-flight names the partition")
