@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The audit and cleanup commands against a real archive, a real broker and a real S3 server. */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 40)
 class AuditITCase {
 
     @ParameterizedTest

@@ -14,6 +14,7 @@ import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
@@ -60,6 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code flink run}; the erasure killed runs in a JVM of its own, in its threads, as {@code bin/archiver} does.
  */
 @SharedMiniCluster
+@LongRunning(seconds = 84)
 class EraseITCase {
 
     private static final String PERSON = "person-7";

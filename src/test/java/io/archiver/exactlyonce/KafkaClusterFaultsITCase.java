@@ -65,7 +65,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * records as truncated.
  */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 178)
 class KafkaClusterFaultsITCase {
 
     private static final Duration IN_SYNC = Duration.ofMinutes(1);

@@ -18,7 +18,7 @@ import java.util.Map;
  * is one of the class's own, so the classes running beside it keep theirs.
  */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 41)
 class KafkaRestartITCase {
 
     private static EmbeddedKafka broker;

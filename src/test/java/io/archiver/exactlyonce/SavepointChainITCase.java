@@ -15,7 +15,7 @@ import java.util.Map;
  * the layout changed at each restore.
  */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 54)
 class SavepointChainITCase {
 
     @ParameterizedTest

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every offset Kafka holds is archived exactly once. A producer writes throughout.
  */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 95)
 class ResumeFromArchiveITCase {
 
     private static final Duration WAIT = Duration.ofMinutes(2);

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * layouts (a file of the per-topic layout is rewritten once for all the partitions it holds).
  */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 40)
 class RepairITCase {
 
     @ParameterizedTest

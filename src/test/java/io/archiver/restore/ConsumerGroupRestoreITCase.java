@@ -10,6 +10,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
+import io.archiver.testutils.ConsumerGroups;
 import io.archiver.testutils.Jobs;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
@@ -20,21 +21,15 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import static io.archiver.testutils.ArchiveAssertions.archivedCount;
@@ -74,7 +69,7 @@ class ConsumerGroupRestoreITCase {
                 new TopicPartition(topic, 2), endOffset(bootstrap, new TopicPartition(topic, 2)));
         long unprocessed = produced.stream()
                 .filter(r -> r.getOffset() >= processed.get(new TopicPartition(topic, r.getPartition()))).count();
-        commit(bootstrap, group, processed);
+        ConsumerGroups.commit(bootstrap, group, processed);
 
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("kafka.consumer-groups", group);
@@ -112,14 +107,8 @@ class ConsumerGroupRestoreITCase {
                     .isEqualTo("604800000");
         }
 
-        Map<Integer, List<String>> expected = new TreeMap<>();
-        for (ArchiveRecord r : produced) {
-            List<String> partition = expected.computeIfAbsent(r.getPartition(), p -> new ArrayList<>());
-            if (r.getOffset() >= processed.get(new TopicPartition(topic, r.getPartition()))) {
-                partition.add(Arrays.toString(r.getKey()) + "|" + Arrays.toString(r.getValue()));
-            }
-        }
-        assertThat(readOn(bootstrap, group, topic, (int) unprocessed)).isEqualTo(expected);
+        Map<Integer, List<String>> expected = ConsumerGroups.unprocessed(produced, processed);
+        assertThat(ConsumerGroups.readOn(bootstrap, group, topic, PARTITIONS, (int) unprocessed)).isEqualTo(expected);
 
         // retention deletes the restored topic's first records, below the group in partition 0 and everything the group
         // had finished in partition 2: the same restore run again writes nothing and places the group where it was,
@@ -131,7 +120,7 @@ class ConsumerGroupRestoreITCase {
         Cli.Result again = Cli.run(config, "restore", "--consumer-groups", group);
         assertThat(again.code()).as(again.out()).isZero();
         assertThat(again.out()).contains("records already restored into " + topic);
-        assertThat(readOn(bootstrap, group, topic, (int) unprocessed)).isEqualTo(expected);
+        assertThat(ConsumerGroups.readOn(bootstrap, group, topic, PARTITIONS, (int) unprocessed)).isEqualTo(expected);
     }
 
     /** The offset after the {@code n}-th record of {@code partition} in {@code records}. */
@@ -141,59 +130,9 @@ class ConsumerGroupRestoreITCase {
     }
 
     private static long endOffset(String bootstrap, TopicPartition tp) {
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, "end-offsets")) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(TestRecords.client(bootstrap), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             return consumer.endOffsets(List.of(tp)).get(tp);
         }
-    }
-
-    /** Commits the group's offsets as a consumer of it would after processing the records before them. */
-    private static void commit(String bootstrap, String group, Map<TopicPartition, Long> offsets) {
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, group)) {
-            Map<TopicPartition, OffsetAndMetadata> commit = new TreeMap<>(
-                    java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
-            offsets.forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o)));
-            consumer.assign(commit.keySet());
-            consumer.commitSync(commit);
-        }
-    }
-
-    /**
-     * What the group reads from its committed offsets (none is a failure: auto.offset.reset=none), per partition
-     * in order, until it has {@code expected} records and a further poll brings nothing.
-     */
-    private static Map<Integer, List<String>> readOn(String bootstrap, String group, String topic, int expected) throws Exception {
-        Map<Integer, List<String>> read = new TreeMap<>();
-        for (int p = 0; p < PARTITIONS; p++) {
-            read.put(p, new ArrayList<>());
-        }
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, group)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(topic, p));
-            }
-            consumer.assign(partitions);
-            int[] count = {0};
-            Await.until(expected + " records read by the group", Duration.ofSeconds(60), () -> {
-                int polled = 0;
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    read.get(r.partition()).add(Arrays.toString(r.key()) + "|" + Arrays.toString(r.value()));
-                    polled++;
-                }
-                count[0] += polled;
-                return count[0] >= expected && polled == 0;
-            });
-        }
-        return read;
-    }
-
-    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, String group) {
-        return new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, group,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
     }
 }

@@ -58,7 +58,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code transaction.max.timeout.ms}. The truth is the read_committed read-back of the target.
  */
 @SharedMiniCluster
-@LongRunning
+@LongRunning(seconds = 47)
 class RestoreAgainITCase {
 
     @Test

@@ -14,7 +14,7 @@ import java.util.Comparator;
  * MiniCluster's TaskManagers come first, so that the classes the other thread takes meanwhile, from the back, are
  * the ones that need no MiniCluster (session clusters and commands in JVMs of their own) and can run beside them;
  * a thread whose next class waits for a lock waits idle. Of the classes running MiniCluster jobs, the {@link
- * LongRunning} ones come first, so that the threads meet on short ones at the end. {@code @Isolated} classes run
+ * LongRunning} ones come first, the longest first, so that the threads meet on short ones at the end. {@code @Isolated} classes run
  * last, one at a time, whatever the order.
  */
 public final class IntegrationTestOrder implements ClassOrderer {
@@ -22,7 +22,12 @@ public final class IntegrationTestOrder implements ClassOrderer {
     @Override
     public void orderClasses(ClassOrdererContext context) {
         context.getClassDescriptors().sort(Comparator.comparingInt(IntegrationTestOrder::rank)
+                .thenComparing(Comparator.comparingInt(IntegrationTestOrder::seconds).reversed())
                 .thenComparing(d -> d.getTestClass().getSimpleName()));
+    }
+
+    private static int seconds(ClassDescriptor d) {
+        return d.findAnnotation(LongRunning.class).map(LongRunning::seconds).orElse(0);
     }
 
     private static int rank(ClassDescriptor d) {

@@ -7,8 +7,12 @@ import java.lang.annotation.Target;
 
 /**
  * An integration test class that takes over 40 s by itself: {@link IntegrationTestOrder} hands it out before the
- * short ones, so that the run does not end with one thread on it and the other idle.
+ * short ones, the longest first, so that the run does not end with one thread on it and the other idle.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-public @interface LongRunning {}
+public @interface LongRunning {
+
+    /** About how long the class takes here, in seconds (its time in a full run): the longest are handed out first. */
+    int seconds();
+}
