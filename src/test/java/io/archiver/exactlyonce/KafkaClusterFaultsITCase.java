@@ -13,6 +13,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.Cli;
+import io.archiver.testutils.ConsumerGroups;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.Jobs;
 import io.archiver.testutils.KafkaTopicReader;
@@ -60,7 +61,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * job captures killed: the capture follows the group to its new coordinator, the job goes on. A restore (the archive back
  * into Kafka, in transactions) whose transaction coordinator is killed with SIGKILL while it has a transaction open: the
  * restore finishes by itself, the restored topic read_committed equals the archive record for record, in order, and
- * {@code restore --verify} agrees. And an unclean leader election that truncates records the job archived: the job notices, never
+ * {@code restore --verify} agrees. A restore placing a consumer group in the restored topic whose group coordinator is
+ * killed as the placement begins (its records written): the placement follows the group to its new coordinator, and the
+ * group reads on in the restored topic from exactly its next record. And an unclean leader election that truncates records the job archived: the job notices, never
  * archives those offsets again, keeps what Kafka wrote there since as dead letters, and audit reports the archived
  * records as truncated.
  */
@@ -146,8 +149,7 @@ class KafkaClusterFaultsITCase {
 
         // checkpoints 4 s apart: each of the restore's transactions stays open for seconds
         ArchiverConfig restoring = config.with(Map.of("restore.checkpoint-interval", "4 s"));
-        CompletableFuture<Cli.Result> restore = CompletableFuture.supplyAsync(() -> Cli.run(restoring, "restore", "--topics", topic,
-                "--rename", topic + "=" + target));
+        CompletableFuture<Cli.Result> restore = Cli.start(restoring, "restore", "--topics", topic, "--rename", topic + "=" + target).result();
         int[] coordinator = {-1};
         Await.until("a transaction of the restore open", Duration.ofMinutes(2), () -> {
             coordinator[0] = openTransactionCoordinator();
@@ -172,6 +174,58 @@ class KafkaClusterFaultsITCase {
                 .as("the restored topic, read_committed").isEqualTo(TestRecords.byPartition(records));
         Cli.Result verified = Cli.run(restoring, "restore", "--topics", topic, "--rename", topic + "=" + target, "--verify");
         assertThat(verified.code()).as(verified.out()).isZero();
+    }
+
+    @Test
+    void theGroupCoordinatorKilledAsARestorePlacesAGroupTheGroupResumesAtItsNextRecordInTheRestoredTopic() throws Exception {
+        String topic = SharedStack.uniqueName("placement-kill");
+        String group = topic + "-billing";
+        kafka.createTopic(topic, 3);
+        // transactions, every fourth aborted: the restored records get other offsets than the archived ones
+        List<ArchiveRecord> produced = TestRecords.produceTransactions(kafka.bootstrapServers(), topic, 3, 0, 3_000, 30, 4);
+        // the group processed 100 records of partition 0, none of partition 1 and 500 of partition 2
+        Map<TopicPartition, Long> processed = Map.of(new TopicPartition(topic, 0), nextOffset(produced, 0, 100),
+                new TopicPartition(topic, 1), nextOffset(produced, 1, 0), new TopicPartition(topic, 2), nextOffset(produced, 2, 500));
+        ConsumerGroups.commit(kafka.bootstrapServers(), group, processed);
+        Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
+        settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "mode", "batch", "kafka.consumer-groups", group));
+        ArchiverConfig config = ArchiverConfig.of(settings);
+        JobLauncher.environment(config).executeAsync("archive " + topic).getJobExecutionResult().get(2, TimeUnit.MINUTES);
+        assertThat(capturedOffsets(new io.archiver.capture.CaptureStore(io.archiver.archive.ArchiveRoot.of(config)), group))
+                .as("the group's offsets captured with the archive").isEqualTo(processed);
+        String target = topic + "-restored";
+        kafka.createTopic(target, 3);
+
+        Cli.Result written = Cli.run(config, "restore", "--topics", topic, "--rename", topic + "=" + target);
+        assertThat(written.code()).as(written.out()).isZero();
+        // the same restore with the group: it writes nothing twice and places the group, as the coordinator's kill moves it
+        int coordinator = groupCoordinator(group);
+        long killed = System.nanoTime();
+        kafka.kill(coordinator);
+        Cli.Result placed = Cli.run(config, "restore", "--topics", topic, "--rename", topic + "=" + target, "--consumer-groups", group);
+        log("broker %d, the group's coordinator, killed as a restore placed the group: placed %d ms after", killed, coordinator);
+        assertThat(placed.code()).as(placed.out()).isZero();
+        assertThat(placed.out()).contains("records already restored into " + target, "consumer group " + group + ": committed offset");
+        assertThat(groupCoordinator(group)).as("the group's coordinator moved").isNotEqualTo(coordinator);
+        kafka.restart(coordinator);
+        kafka.awaitFullyReplicated(IN_SYNC);
+
+        assertThat(TestRecords.byPartition(KafkaTopicReader.readCommitted(kafka.bootstrapServers(), target, produced.size())))
+                .as("the restored topic, read_committed").isEqualTo(TestRecords.byPartition(produced));
+        Map<Integer, List<String>> unprocessed = ConsumerGroups.unprocessed(produced, processed);
+        int left = unprocessed.values().stream().mapToInt(List::size).sum();
+        assertThat(ConsumerGroups.readOn(kafka.bootstrapServers(), group, target, 3, left))
+                .as("what the group reads on in the restored topic").isEqualTo(unprocessed);
+    }
+
+    /** The offset of the record after the first {@code n} of {@code partition} in {@code records}: a group's next after n processed. */
+    private static long nextOffset(List<ArchiveRecord> records, int partition, int n) {
+        return records.stream().filter(r -> r.getPartition() == partition).mapToLong(ArchiveRecord::getOffset).sorted()
+                .skip(n).findFirst().orElseThrow();
+    }
+
+    private static int groupCoordinator(String group) throws Exception {
+        return kafka.admin().describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group).coordinator().id();
     }
 
     /** The broker coordinating a transaction now open on the cluster (the restore's: no other writes then); -1 for none. */
@@ -352,7 +406,7 @@ class KafkaClusterFaultsITCase {
         List<ArchiveRecord> produced = TestRecords.produce(kafka.bootstrapServers(), topic, 3, 0, 300);
         Map<TopicPartition, Long> before = Map.of(new TopicPartition(topic, 0), 10L, new TopicPartition(topic, 1), 20L, new TopicPartition(topic, 2), 30L);
         Map<TopicPartition, Long> after = Map.of(new TopicPartition(topic, 0), 50L, new TopicPartition(topic, 1), 60L, new TopicPartition(topic, 2), 70L);
-        commitOffsets(group, before);
+        ConsumerGroups.commit(kafka.bootstrapServers(), group, before);
         Map<String, String> settings = SharedStack.get().jobSettings(topic, topic);
         settings.putAll(Map.of("kafka.bootstrap.servers", kafka.bootstrapServers(), "parallelism", "2", "kafka.consumer-groups", group,
                 "kafka.consumer-groups.interval", "200 ms"));
@@ -364,37 +418,23 @@ class KafkaClusterFaultsITCase {
         try {
             Jobs.awaitWhileRunning(job, "every record archived and the group's offsets captured", IN_SYNC,
                     () -> archived.count() >= produced.size() && capturedOffsets(captured, group).equals(before));
-            coordinator = kafka.admin().describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group).coordinator().id();
+            coordinator = groupCoordinator(group);
             long killed = System.nanoTime();
             kafka.kill(coordinator);
-            commitOffsets(group, after); // the group's consumer finds its new coordinator
+            ConsumerGroups.commit(kafka.bootstrapServers(), group, after); // the group's consumer finds its new coordinator
             Jobs.awaitWhileRunning(job, "the group's new offsets captured from its new coordinator", IN_SYNC,
                     () -> capturedOffsets(captured, group).equals(after));
             log("broker %d, the group's coordinator, killed: its new offsets captured %d ms after", killed, coordinator);
         } finally {
             Jobs.cancel(job);
         }
-        int now = kafka.admin().describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group).coordinator().id();
-        assertThat(now).as("the group's coordinator moved").isNotEqualTo(coordinator);
+        assertThat(groupCoordinator(group)).as("the group's coordinator moved").isNotEqualTo(coordinator);
         ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config),
                 KafkaTopicReader.readCommitted(kafka.bootstrapServers(), topic, produced.size()));
     }
 
     private static Map<TopicPartition, Long> capturedOffsets(io.archiver.capture.CaptureStore captured, String group) throws Exception {
         return captured.groupOffsets(group, null).map(io.archiver.capture.GroupOffsets::offsets).orElse(Map.of());
-    }
-
-    /** Commits {@code offsets} for {@code group}, as its consumer does after processing the records before them. */
-    private static void commitOffsets(String group, Map<TopicPartition, Long> offsets) {
-        java.util.Properties client = TestRecords.client(kafka.bootstrapServers());
-        client.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, group);
-        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
-                client, new org.apache.kafka.common.serialization.ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> commit = new java.util.HashMap<>();
-            offsets.forEach((tp, o) -> commit.put(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(o)));
-            consumer.assign(commit.keySet());
-            consumer.commitSync(commit, Duration.ofMinutes(1));
-        }
     }
 
     /** A new topic of one partition on {@link #LEADER} and {@link #FOLLOWER} that allows an unclean election, led by {@link #LEADER}. */

@@ -13,12 +13,15 @@ import io.archiver.capture.GroupOffsets;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.archive.ArchiveFileReader;
+import io.archiver.kafka.AdminCalls;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.kafka.LogScanner;
 import io.archiver.record.ArchiveRecord;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -225,8 +228,9 @@ public final class GroupPlacements {
                         p.before() == 0 ? start(starts, p.target()) : afterRecord.get(new Kth(p.target(), p.before())));
                 commits.computeIfAbsent(p.group(), g -> new TreeMap<>(BY_PARTITION)).put(p.target(), new OffsetAndMetadata(offset));
             }
-            Map<String, ConsumerGroupDescription> groups =
-                    admin.describeConsumerGroups(commits.keySet()).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            // a group coordinator that has just died is asked no longer once the cluster moved its groups (AdminCalls)
+            Map<String, ConsumerGroupDescription> groups = AdminCalls.retried("whether the groups have members", TIMEOUT,
+                    ms -> admin.describeConsumerGroups(commits.keySet(), new DescribeConsumerGroupsOptions().timeoutMs(ms)).all());
             for (Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>> e : commits.entrySet()) {
                 ConsumerGroupDescription described = groups.get(e.getKey());
                 if (described != null && !described.members().isEmpty()) {
@@ -236,7 +240,8 @@ public final class GroupPlacements {
                             e.getKey(), described.members().size());
                     continue;
                 }
-                admin.alterConsumerGroupOffsets(e.getKey(), e.getValue()).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                AdminCalls.retried("the offsets of group " + e.getKey(), TIMEOUT, ms -> admin.alterConsumerGroupOffsets(e.getKey(), e.getValue(),
+                        new AlterConsumerGroupOffsetsOptions().timeoutMs(ms)).all());
                 e.getValue().forEach((tp, o) -> out.printf("consumer group %s: committed offset %d of %s%n", e.getKey(), o.offset(), tp));
             }
         }

@@ -3,6 +3,7 @@ package io.archiver.restore.ledger;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
+import io.archiver.kafka.AdminCalls;
 import io.archiver.kafka.LastStableOffsets;
 import io.archiver.record.ArchiveRecord;
 
@@ -11,6 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTransactionsOptions;
+import org.apache.kafka.clients.admin.FenceProducersOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -153,24 +156,26 @@ public final class RestoreLedger {
     /**
      * Aborts every open transaction that writes to {@code targets}: one a crashed start of a restore left (its
      * entries are undecided while it is open), or one of a writer the restore must not share its targets with.
-     * Transactions between commit and markers are left to finish.
+     * Transactions between commit and markers are left to finish. A broker that died just before is asked no longer
+     * once the cluster moved its transactions to the others ({@link AdminCalls}).
      */
     private static void abortOpenTransactions(Admin admin, Collection<TopicPartition> targets) throws Exception {
         Set<TopicPartition> ours = new HashSet<>(targets);
-        List<String> open = admin.listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
-                .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream().map(TransactionListing::transactionalId).toList();
+        List<String> open = AdminCalls.retried("which transactions are open", TIMEOUT, ms -> admin.listTransactions(
+                new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)).timeoutMs(ms)).all())
+                .stream().map(TransactionListing::transactionalId).toList();
         if (open.isEmpty()) {
             return;
         }
         List<String> fence = new ArrayList<>();
-        for (Map.Entry<String, TransactionDescription> e : admin.describeTransactions(open).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                .entrySet()) {
+        for (Map.Entry<String, TransactionDescription> e : AdminCalls.retried("the open transactions' partitions", TIMEOUT,
+                ms -> admin.describeTransactions(open, new DescribeTransactionsOptions().timeoutMs(ms)).all()).entrySet()) {
             if (e.getValue().state() == TransactionState.ONGOING && e.getValue().topicPartitions().stream().anyMatch(ours::contains)) {
                 fence.add(e.getKey());
             }
         }
         if (!fence.isEmpty()) {
-            admin.fenceProducers(fence).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            AdminCalls.retried("fencing the producers of " + fence, TIMEOUT, ms -> admin.fenceProducers(fence, new FenceProducersOptions().timeoutMs(ms)).all());
         }
     }
 
