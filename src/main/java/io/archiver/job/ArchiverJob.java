@@ -42,13 +42,16 @@ public final class ArchiverJob {
                 env.fromSource(KafkaSourceFactory.create(config), WatermarkStrategy.noWatermarks(), "Kafka source")
                         .uid(SOURCE_UID)
                         .name("Kafka source");
-        if (config.get(RESUME_FROM_ARCHIVE)) {
-            records = records.filter(new ArchivedOffsetFilter(new PositionRecovery(ArchiveRoot.of(config))))
+        // the archive's positions, where the job resumes from them (the filter's, and the validator's check at the start)
+        PositionRecovery archive = config.get(RESUME_FROM_ARCHIVE) ? new PositionRecovery(ArchiveRoot.of(config)) : null;
+        if (archive != null) {
+            records = records.filter(new ArchivedOffsetFilter(archive))
                     .uid(ARCHIVED_FILTER_UID)
                     .name("Skip archived offsets");
         }
         SingleOutputStreamOperator<ArchiveRecord> valid =
-                records.process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY), config.kafkaClientProperties()))
+                records.process(new RecordValidator(PayloadFormats.of(config), config.get(ERRORS_POLICY), config.kafkaClientProperties(),
+                        archive))
                         .uid(VALIDATOR_UID)
                         .name("Record validator");
         valid.sinkTo(ArchiveSinkFactory.archive(config, lease)).uid(SINK_UID).name("Archive sink");

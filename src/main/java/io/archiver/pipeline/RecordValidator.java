@@ -4,6 +4,8 @@ import io.archiver.metrics.ArchiverMetric;
 import io.archiver.config.ErrorPolicy;
 import io.archiver.fs.IoThreads;
 import io.archiver.kafka.LogDivergence;
+import io.archiver.position.PositionRecord;
+import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.DeadLetter;
 import io.archiver.record.PayloadFormats;
@@ -27,7 +29,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
@@ -42,8 +46,9 @@ import java.util.Properties;
  * wrote there after the truncation (another leader epoch) is handled by {@code errors.policy} too, so that it is kept
  * (dead letters) or counted (skip) while the archive keeps the record it held. Each partition's truncation is logged
  * when the offsets go back and when they are new again, naming the offsets, and counted. After a restore it asks Kafka
- * whether each log still holds the last record passed ({@link LogDivergence}): a truncation while the job was stopped
- * is named and counted too.
+ * whether each log still holds the last record passed ({@link LogDivergence}), and at a start without state whether it
+ * still holds the last record the archive took of each partition (its position records keep that record's leader
+ * epoch): a truncation while the job was stopped, or while no job archived the partition, is named and counted too.
  */
 public final class RecordValidator extends ProcessFunction<ArchiveRecord, ArchiveRecord> implements CheckpointedFunction {
 
@@ -57,13 +62,15 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     public static final OutputTag<ArchiveRecord> REJECTED =
             new OutputTag<>("dead-letters", TypeInformation.of(ArchiveRecord.class));
 
-    /** How long a restored subtask asks Kafka whether logs were truncated while the job was stopped. */
+    /** How long a subtask asks Kafka at its start whether logs were truncated while the job was stopped. */
     private static final Duration DIVERGENCE_CHECK = Duration.ofMinutes(1);
 
     private final PayloadFormats formats;
     private final ErrorPolicy policy;
-    /** Bootstrap servers and the source's client properties: to ask Kafka about truncations after a restore. */
+    /** Bootstrap servers and the source's client properties: to ask Kafka about truncations at the start. */
     private final Properties kafkaClient;
+    /** The archive's positions, where the job resumes from them: at a start without state, the last record archived of each partition (null: not asked). */
+    private final PositionRecovery archive;
     private transient PayloadValidator validator;
     private transient Counter skipped;
     private transient Counter deadLettered;
@@ -74,10 +81,11 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     private transient boolean restored;
     private transient Thread divergenceCheck;
 
-    public RecordValidator(PayloadFormats formats, ErrorPolicy policy, Properties kafkaClient) {
+    public RecordValidator(PayloadFormats formats, ErrorPolicy policy, Properties kafkaClient, PositionRecovery archive) {
         this.formats = formats;
         this.policy = policy;
         this.kafkaClient = kafkaClient;
+        this.archive = archive;
     }
 
     @Override
@@ -88,46 +96,67 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
         deadLettered = ArchiverMetric.RECORDS_DEAD_LETTERED.counter(metrics);
         readAgain = ArchiverMetric.RECORDS_READ_AGAIN.counter(metrics);
         truncated = ArchiverMetric.KAFKA_TRUNCATED_RECORDS.counter(metrics, new ThreadSafeSimpleCounter());
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        int subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         if (restored) {
-            checkLogsAfterRestore(passed.lastPassed(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks()));
+            Map<TopicPartition, LogDivergence.LastRead> lastPassed = passed.lastPassed(subtask, subtasks);
+            checkLogsAtStart(() -> lastPassed, "the last record passed before the restore", "while the job was stopped");
+        } else if (archive != null) {
+            checkLogsAtStart(() -> lastArchived(subtask, subtasks), "the last record the archive took", "since the archive took those records");
         }
     }
 
-    /**
-     * After a restore, asks Kafka in the background whether the log of each partition (this subtask's share) still holds
-     * the last record passed before ({@link LogDivergence}). A log truncated while the job was stopped and grown past the
-     * job's position since is read on from the position as if nothing happened: only this check tells. Logged and
-     * counted; the records Kafka wrote at the lost offsets are not archived (the job's position lies beyond them).
-     */
-    private void checkLogsAfterRestore(Map<TopicPartition, LogDivergence.LastRead> lastRead) {
-        if (lastRead.isEmpty()) {
-            return;
+    /** Of this subtask's share of the archive's partitions (by hash), the last record archived, where its leader epoch is known. */
+    private Map<TopicPartition, LogDivergence.LastRead> lastArchived(int subtask, int subtasks) throws IOException {
+        Map<TopicPartition, LogDivergence.LastRead> last = new HashMap<>();
+        for (PositionRecord r : archive.read().all()) {
+            if (r.lastLeaderEpoch() >= 0 && Math.floorMod(r.topicPartition().hashCode(), subtasks) == subtask) {
+                last.put(r.topicPartition(), new LogDivergence.LastRead(r.nextOffset() - 1, r.lastLeaderEpoch()));
+            }
         }
+        return last;
+    }
+
+    /** What {@link #checkLogsAtStart} asks Kafka about: partitions and the last record of each the archive holds. */
+    private interface LastRecords {
+        Map<TopicPartition, LogDivergence.LastRead> get() throws IOException;
+    }
+
+    /**
+     * Asks Kafka in the background whether the log of each partition (this subtask's share) still holds {@code which}
+     * ({@link LogDivergence}). A log truncated while the job was stopped and grown past the job's position since is read
+     * on from the position as if nothing happened: only this check tells. Logged and counted; the records Kafka wrote at
+     * the lost offsets are not archived (the archive holds those offsets).
+     */
+    private void checkLogsAtStart(LastRecords lastRecords, String which, String when) {
         divergenceCheck = IoThreads.daemon("kafka-log-divergence").newThread(() -> {
             try {
+                Map<TopicPartition, LogDivergence.LastRead> lastRead = lastRecords.get();
+                if (lastRead.isEmpty()) {
+                    return;
+                }
                 long start = System.nanoTime();
                 LogDivergence.Result result = LogDivergence.find(kafkaClient, lastRead, DIVERGENCE_CHECK);
-                LOG.info("Asked Kafka whether it truncated the logs of {} partitions while the job was stopped: {} truncated ({} ms)",
-                        lastRead.size(), result.diverged().size(), (System.nanoTime() - start) / 1_000_000);
+                LOG.info("Asked Kafka whether the logs of {} partitions still hold {}: {} truncated ({} ms)",
+                        lastRead.size(), which, result.diverged().size(), (System.nanoTime() - start) / 1_000_000);
                 result.diverged().forEach((tp, first) -> {
                     long last = lastRead.get(tp).offset();
                     if (first < 0 || first > last) {
                         return;
                     }
                     truncated.inc(last - first + 1);
-                    LOG.warn("{}: Kafka truncated the partition's log while the job was stopped: the archived offsets {}..{} (the last "
-                            + "of leader epoch {}) are no longer in Kafka's log, which differs from offset {} on. The archive keeps "
-                            + "them; the job resumes after offset {}, so records Kafka wrote at offsets {}..{} since are not archived: "
-                            + "audit --deep lists them (see docs/operations.md, \"Kafka truncated its log\").", tp, first, last,
+                    LOG.warn("{}: Kafka truncated the partition's log {}: the archived offsets {}..{} (the last of leader epoch {}) "
+                            + "are no longer in Kafka's log, which differs from offset {} on. The archive keeps them; the job resumes "
+                            + "after offset {}, so records Kafka wrote at offsets {}..{} since are not archived: audit --deep lists "
+                            + "them (see docs/operations.md, \"Kafka truncated its log\").", tp, when, first, last,
                             lastRead.get(tp).leaderEpoch(), first, last, first, last);
                 });
                 if (!result.unanswered().isEmpty()) {
-                    LOG.info("Kafka did not say within {} s whether the logs of {} were truncated while the job was stopped",
-                            DIVERGENCE_CHECK.toSeconds(), result.unanswered());
+                    LOG.info("Kafka did not say within {} s whether the logs of {} still hold {}", DIVERGENCE_CHECK.toSeconds(),
+                            result.unanswered(), which);
                 }
-            } catch (RuntimeException e) {
-                LOG.info("Could not ask Kafka whether logs were truncated while the job was stopped: {}", e.toString());
+            } catch (IOException | RuntimeException e) {
+                LOG.info("Could not ask Kafka whether the logs still hold {}: {}", which, e.toString());
             }
         });
         divergenceCheck.start();

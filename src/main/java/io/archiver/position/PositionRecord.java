@@ -22,6 +22,10 @@ import java.util.Objects;
  * <p>{@code sequence} orders the records of a partition: each commit of the partition writes the last known
  * sequence plus one, so the highest is the partition's position, wherever it is stored ({@link PositionStore}).
  * Records of the per-partition format of earlier versions have sequence 0.
+ *
+ * <p>{@code lastLeaderEpoch} is the leader epoch Kafka gave the record before {@code nextOffset} (-1: unknown, as in
+ * records of earlier versions): a job that starts without state asks Kafka whether its log still holds that record,
+ * which tells a truncation of archived records even where the log has grown past the position since.
  */
 public final class PositionRecord {
 
@@ -31,18 +35,20 @@ public final class PositionRecord {
     private final String topic;
     private final int partition;
     private final long nextOffset;
+    private final int lastLeaderEpoch;
     private final long checkpointId;
     private final long sequence;
     private final List<PendingFile> files;
 
     public PositionRecord(String topic, int partition, long nextOffset, long checkpointId, List<PendingFile> files) {
-        this(topic, partition, nextOffset, checkpointId, 0, files);
+        this(topic, partition, nextOffset, -1, checkpointId, 0, files);
     }
 
-    PositionRecord(String topic, int partition, long nextOffset, long checkpointId, long sequence, List<PendingFile> files) {
+    PositionRecord(String topic, int partition, long nextOffset, int lastLeaderEpoch, long checkpointId, long sequence, List<PendingFile> files) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.partition = partition;
         this.nextOffset = nextOffset;
+        this.lastLeaderEpoch = lastLeaderEpoch;
         this.checkpointId = checkpointId;
         this.sequence = sequence;
         this.files = List.copyOf(files);
@@ -59,6 +65,11 @@ public final class PositionRecord {
     /** The first offset not archived: where a job without state resumes this partition. */
     public long nextOffset() {
         return nextOffset;
+    }
+
+    /** The leader epoch of the record before {@link #nextOffset()}, the last archived; -1 if unknown. */
+    public int lastLeaderEpoch() {
+        return lastLeaderEpoch;
     }
 
     public long checkpointId() {
@@ -80,12 +91,17 @@ public final class PositionRecord {
 
     /** This record as the {@code sequence}th of its partition. */
     PositionRecord withSequence(long sequence) {
-        return new PositionRecord(topic, partition, nextOffset, checkpointId, sequence, files);
+        return new PositionRecord(topic, partition, nextOffset, lastLeaderEpoch, checkpointId, sequence, files);
     }
 
     /** This record listing {@code files} instead. */
     public PositionRecord withFiles(List<PendingFile> files) {
-        return new PositionRecord(topic, partition, nextOffset, checkpointId, sequence, files);
+        return new PositionRecord(topic, partition, nextOffset, lastLeaderEpoch, checkpointId, sequence, files);
+    }
+
+    /** This record with the leader epoch of the last archived record. */
+    public PositionRecord withLastLeaderEpoch(int epoch) {
+        return new PositionRecord(topic, partition, nextOffset, epoch, checkpointId, sequence, files);
     }
 
     /** The record of a commit known to be complete: the same position, no file to check. */
@@ -109,6 +125,9 @@ public final class PositionRecord {
         root.put("topic", topic);
         root.put("partition", partition);
         root.put("next_offset", nextOffset);
+        if (lastLeaderEpoch >= 0) {
+            root.put("last_leader_epoch", lastLeaderEpoch);
+        }
         root.put("checkpoint", checkpointId);
         root.put("sequence", sequence);
         ArrayNode list = root.putArray("files");
@@ -151,7 +170,7 @@ public final class PositionRecord {
         }
         return new PositionRecord(
                 root.path("topic").asText(), root.path("partition").asInt(), root.path("next_offset").asLong(),
-                root.path("checkpoint").asLong(), root.path("sequence").asLong(0), files);
+                root.path("last_leader_epoch").asInt(-1), root.path("checkpoint").asLong(), root.path("sequence").asLong(0), files);
     }
 
     private static JsonNode upload(JsonNode file, JsonNode uploads) {

@@ -6,6 +6,7 @@ import io.archiver.capture.TopicSettings;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.config.ConfigException;
 import io.archiver.job.JobSettings;
+import io.archiver.kafka.AdminCalls;
 import io.archiver.kafka.TopicDescriptions;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
@@ -29,14 +30,19 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RetriableException;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +53,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static io.archiver.config.JobOptions.JOB_NAME;
 import static io.archiver.config.RestoreOptions.RESTORE_CHECKPOINT_INTERVAL;
@@ -71,6 +78,8 @@ public final class RestoreJob {
     private static final int TRANSACTION_TIMEOUT_MS = 900_000;
     /** When the brokers do not say theirs (no Describe Configs on the cluster): the Kafka producer's default. */
     private static final int UNKNOWN_BROKER_TIMEOUT_MS = 60_000;
+    /** How long one broker is asked for a setting before the next is. */
+    private static final int BROKER_ANSWER_MS = 10_000;
     private static final int BATCH_BYTES = 512 * 1024;
 
     private RestoreJob() {}
@@ -146,15 +155,13 @@ public final class RestoreJob {
      * Kafka's default, 15 min; a producer asking for more is refused): a transaction spans one checkpoint interval
      * and the read of one archive file, so {@code restore.checkpoint-interval} must be at most half of it, else the restore
      * is refused before it writes. Brokers that do not say theirs (no Describe Configs on the cluster) are taken
-     * to allow the producer's default, 1 min.
+     * to allow the producer's default, 1 min. The brokers are asked in turn until one answers: one that has just died is
+     * still listed until the cluster fences it.
      */
     static int transactionTimeoutMs(ArchiverConfig config, PrintWriter out) throws Exception {
         int timeout;
         try (Admin admin = Admin.create(config.kafkaClientProperties())) {
-            String broker = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().idString();
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, broker);
-            ConfigEntry max = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
-                    .get("transaction.max.timeout.ms");
+            ConfigEntry max = brokerConfig(admin, "transaction.max.timeout.ms");
             timeout = max == null || max.value() == null ? TRANSACTION_TIMEOUT_MS : (int) Math.min(TRANSACTION_TIMEOUT_MS, Long.parseLong(max.value()));
         } catch (ExecutionException e) {
             timeout = UNKNOWN_BROKER_TIMEOUT_MS;
@@ -169,6 +176,28 @@ public final class RestoreJob {
                     + key + " to at most " + timeout / 2 + " ms, e.g. -D " + key + "=" + timeout / 4 + "ms.");
         }
         return timeout;
+    }
+
+    /** A broker setting as the first broker to answer says it (each asked for up to 10 s). */
+    private static ConfigEntry brokerConfig(Admin admin, String name) throws ExecutionException, InterruptedException, TimeoutException {
+        Collection<Node> brokers = AdminCalls.retried("which brokers the cluster has", Duration.ofSeconds(30),
+                ms -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes());
+        Exception unanswered = null;
+        for (Node broker : brokers) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, broker.idString());
+            try {
+                return admin.describeConfigs(List.of(resource), new DescribeConfigsOptions().timeoutMs(BROKER_ANSWER_MS)).all()
+                        .get(BROKER_ANSWER_MS + 1_000, TimeUnit.MILLISECONDS).get(resource).get(name);
+            } catch (TimeoutException e) {
+                unanswered = e;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RetriableException)) {
+                    throw e;
+                }
+                unanswered = e;
+            }
+        }
+        throw new TimeoutException("None of the brokers " + brokers + " said its " + name + ": " + unanswered);
     }
 
     /**

@@ -15,12 +15,14 @@ import java.util.List;
  * Serializes {@link ArchiveCommittable}s. Versions below {@link #SINGLE_PARTITION} are plain {@link
  * FileSinkCommittable}s, as written by archiver 0.1.0 (whose sink was a bare {@code FileSink}); savepoints
  * of that version therefore restore, their committables without statistics. {@link #SINGLE_PARTITION} has the
- * statistics of one partition, {@link #VERSION} of each partition in the file.
+ * statistics of one partition, {@link #PER_PARTITION} of each partition in the file, {@link #VERSION} also the leader
+ * epoch of each partition's last record.
  */
 final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<ArchiveCommittable> {
 
     static final int SINGLE_PARTITION = 100;
-    static final int VERSION = 101;
+    static final int PER_PARTITION = 101;
+    static final int VERSION = 102;
 
     private final SimpleVersionedSerializer<FileSinkCommittable> files;
 
@@ -45,6 +47,7 @@ final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<Ar
             out.writeLong(stats.firstOffset());
             out.writeLong(stats.lastOffset());
             out.writeLong(stats.records());
+            out.writeInt(stats.lastLeaderEpoch());
         }
         return out.getCopyOfBuffer();
     }
@@ -63,7 +66,8 @@ final class ArchiveCommittableSerializer implements SimpleVersionedSerializer<Ar
         int count = version == SINGLE_PARTITION ? (in.readBoolean() ? 1 : 0) : in.readInt();
         List<FileStats> stats = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            stats.add(new FileStats(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readLong()));
+            stats.add(new FileStats(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readLong(),
+                    version >= VERSION ? in.readInt() : -1));
         }
         return new ArchiveCommittable(file, stats, checkpoint);
     }

@@ -137,6 +137,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
     private void writePositions(Collection<CommitRequest<ArchiveCommittable>> requests) throws IOException {
         Map<TopicPartition, List<PositionRecord.PendingFile>> byPartition = new LinkedHashMap<>();
         Map<TopicPartition, Long> checkpoints = new HashMap<>();
+        Map<TopicPartition, FileStats> last = new HashMap<>();
         for (CommitRequest<ArchiveCommittable> r : requests) {
             ArchiveCommittable c = r.getCommittable();
             if (!c.file().hasPendingFile()) {
@@ -150,6 +151,7 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
                 TopicPartition tp = new TopicPartition(s.topic(), s.partition());
                 byPartition.computeIfAbsent(tp, k -> new ArrayList<>()).add(file);
                 checkpoints.merge(tp, c.checkpointId(), Math::max);
+                last.merge(tp, s, (a, b) -> a.lastOffset() >= b.lastOffset() ? a : b);
             }
         }
         if (byPartition.isEmpty()) {
@@ -158,7 +160,8 @@ final class ArchiveCommitter implements Committer<ArchiveCommittable> {
         List<PositionRecord> records = new ArrayList<>(byPartition.size());
         byPartition.forEach((tp, files) -> {
             long next = files.stream().mapToLong(PositionRecord.PendingFile::lastOffset).max().getAsLong() + 1;
-            records.add(new PositionRecord(tp.topic(), tp.partition(), next, checkpoints.get(tp), files));
+            records.add(new PositionRecord(tp.topic(), tp.partition(), next, checkpoints.get(tp), files)
+                    .withLastLeaderEpoch(last.get(tp).lastLeaderEpoch()));
         });
         positions.write(records);
     }

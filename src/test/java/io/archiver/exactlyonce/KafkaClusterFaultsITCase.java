@@ -34,6 +34,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -299,8 +301,20 @@ class KafkaClusterFaultsITCase {
                 .contains("Nothing to repair");
     }
 
-    @Test
-    void anUncleanLeaderElectionWhileTheJobIsStoppedIsNamedWhenItResumesFromItsCheckpoint() throws Exception {
+    /** How a stopped job starts again: from its retained checkpoint, or without state, from the archive's positions. */
+    enum Restart {
+        FROM_CHECKPOINT("while the job was stopped"), WITHOUT_STATE("since the archive took those records");
+
+        final String named;
+
+        Restart(String named) {
+            this.named = named;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Restart.class)
+    void anUncleanLeaderElectionWhileTheJobIsStoppedIsNamedWhenItStartsAgain(Restart restart) throws Exception {
         TopicPartition partition = uncleanTopic("truncated-stopped");
         String topic = partition.topic();
         List<ArchiveRecord> kept = new ArrayList<>(TestRecords.produce(kafka.bootstrapServers(), topic, 1, 0, 100));
@@ -327,17 +341,19 @@ class KafkaClusterFaultsITCase {
         List<ArchiveRecord> writtenSince = TestRecords.produce(kafka.bootstrapServers(), topic, 1, 1_000, 150);
         assertThat(writtenSince.get(0).getOffset()).isEqualTo(100);
 
-        ArchiverConfig resumed = config.with(Map.of("flink.execution.state-recovery.path", checkpoint));
+        // from the checkpoint, the job knows the last record it passed; without state, the archive's position record says it
+        ArchiverConfig resumed = restart == Restart.FROM_CHECKPOINT ? config.with(Map.of("flink.execution.state-recovery.path", checkpoint)) : config;
+        String named = partition + ": Kafka truncated the partition's log " + restart.named;
         try (CapturedLogs logs = CapturedLogs.start()) {
-            JobClient again = JobLauncher.environment(resumed).executeAsync("truncation while stopped, resumed " + topic);
+            JobClient again = JobLauncher.environment(resumed).executeAsync("truncation while stopped, started again " + topic);
             try {
-                Jobs.awaitWhileRunning(again, "offsets 200..249 archived and the truncation named", Duration.ofMinutes(2), () -> archived.count() >= 250
-                        && !logs.containing(partition + ": Kafka truncated the partition's log while the job was stopped").isEmpty());
+                Jobs.awaitWhileRunning(again, "offsets 200..249 archived and the truncation named", Duration.ofMinutes(2),
+                        () -> archived.count() >= 250 && !logs.containing(named).isEmpty());
             } finally {
                 Jobs.cancel(again);
             }
-            assertThat(logs.containing(partition + ": Kafka truncated the partition's log while the job was stopped"))
-                    .anyMatch(l -> l.contains("the archived offsets 100..199") && l.contains("offsets 100..199 since are not archived"));
+            assertThat(logs.containing(named))
+                    .anyMatch(l -> l.contains("the archived offsets 100..199 (the last of leader epoch 0)") && l.contains("offsets 100..199 since are not archived"));
         }
         kafka.restart(LEADER);
         kafka.awaitFullyReplicated(IN_SYNC);

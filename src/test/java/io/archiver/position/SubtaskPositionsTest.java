@@ -72,6 +72,17 @@ class SubtaskPositionsTest {
     }
 
     @Test
+    void eachRecordKeepsItsLastArchivedRecordsLeaderEpochThroughItsSettlementAndOneWithoutReadsAsUnknown() throws Exception {
+        SubtaskPositions positions = new SubtaskPositions(store(), 0);
+        positions.write(List.of(record(0, 100, visibleFile(0, 1)).withLastLeaderEpoch(7), record(1, 100, visibleFile(1, 1))));
+        assertThat(store().read().record(tp(0)).orElseThrow().lastLeaderEpoch()).isEqualTo(7);
+        assertThat(store().read().record(tp(1)).orElseThrow().lastLeaderEpoch()).as("written by a version without epochs").isEqualTo(-1);
+
+        positions.committed();
+        assertThat(store().read().record(tp(0)).orElseThrow().lastLeaderEpoch()).as("settled").isEqualTo(7);
+    }
+
+    @Test
     void aCommitterRestartedKeepsTheRecordsOfItsOtherPartitions() throws Exception {
         new SubtaskPositions(store(), 2).write(List.of(record(0, 100, visibleFile(0, 1)), record(1, 300, visibleFile(1, 1))));
 

@@ -21,8 +21,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Committables keep their offsets per partition and checkpoint; committables of earlier versions (one partition's
- * offsets) and of archiver 0.1.0 (bare file sink) still restore.
+ * Committables keep their offsets and last leader epoch per partition and checkpoint; committables of earlier versions
+ * (without epochs, one partition's offsets) and of archiver 0.1.0 (bare file sink) still restore.
  */
 class ArchiveCommittableSerializerTest {
 
@@ -33,7 +33,7 @@ class ArchiveCommittableSerializerTest {
         FileSinkCommittableSerializer files = fileSerializer();
         ArchiveCommittableSerializer serializer = new ArchiveCommittableSerializer(files);
         ArchiveCommittable c = new ArchiveCommittable(pendingFile(),
-                List.of(new FileStats("orders", 3, 100, 149, 50), new FileStats("orders", 7, 9, 12, 4)), 42);
+                List.of(new FileStats("orders", 3, 100, 149, 50, 4), new FileStats("orders", 7, 9, 12, 4, -1)), 42);
 
         ArchiveCommittable back = serializer.deserialize(serializer.getVersion(), serializer.serialize(c));
 
@@ -73,6 +73,28 @@ class ArchiveCommittableSerializerTest {
                 .deserialize(ArchiveCommittableSerializer.SINGLE_PARTITION, out.getCopyOfBuffer());
 
         assertThat(back.stats()).containsExactly(new FileStats("orders", 3, 100, 149, 50));
+        assertThat(back.checkpointId()).isEqualTo(42);
+    }
+
+    @Test
+    void committableOfEachPartitionsOffsetsWithoutLeaderEpochsRestoresWithEpochsUnknown() throws Exception {
+        FileSinkCommittableSerializer files = fileSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        SimpleVersionedSerialization.writeVersionAndSerialize(files, pendingFile(), out);
+        out.writeLong(42);
+        out.writeInt(2);
+        for (int partition : new int[] {3, 7}) {
+            out.writeUTF("orders");
+            out.writeInt(partition);
+            out.writeLong(100);
+            out.writeLong(149);
+            out.writeLong(50);
+        }
+
+        ArchiveCommittable back = new ArchiveCommittableSerializer(files)
+                .deserialize(ArchiveCommittableSerializer.PER_PARTITION, out.getCopyOfBuffer());
+
+        assertThat(back.stats()).containsExactly(new FileStats("orders", 3, 100, 149, 50, -1), new FileStats("orders", 7, 100, 149, 50, -1));
         assertThat(back.checkpointId()).isEqualTo(42);
     }
 

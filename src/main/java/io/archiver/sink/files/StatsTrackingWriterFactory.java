@@ -51,7 +51,7 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
         private String topic;
         private String bucket;
         private long records;
-        /** Per partition: first offset, last offset, records. */
+        /** Per partition: first offset, last offset, records, the last record's leader epoch. */
         private final Map<Integer, long[]> partitions = new TreeMap<>();
         /** The range of the partition of the last record (records come in per-partition batches). */
         private long[] current;
@@ -73,10 +73,11 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
             }
             if (r.getPartition() != currentPartition) {
                 currentPartition = r.getPartition();
-                current = partitions.computeIfAbsent(currentPartition, p -> new long[] {r.getOffset(), r.getOffset(), 0});
+                current = partitions.computeIfAbsent(currentPartition, p -> new long[] {r.getOffset(), r.getOffset(), 0, -1});
             }
             current[1] = r.getOffset();
             current[2]++;
+            current[3] = r.getLeaderEpoch();
             records++;
             if (delegate instanceof BufferingBulkWriter && records % MEMORY_CHECK_RECORDS == 1) {
                 memory.update(bucket, ((BufferingBulkWriter<ArchiveRecord>) delegate).bufferedBytes());
@@ -95,7 +96,7 @@ final class StatsTrackingWriterFactory implements BulkWriter.Factory<ArchiveReco
                 memory.release(bucket);
                 schemaBound.closed(bucket);
                 List<FileStats> stats = new ArrayList<>(partitions.size());
-                partitions.forEach((p, range) -> stats.add(new FileStats(topic, p, range[0], range[1], range[2])));
+                partitions.forEach((p, range) -> stats.add(new FileStats(topic, p, range[0], range[1], range[2], (int) range[3])));
                 finished.add(bucket, stats);
             }
         }
