@@ -46,7 +46,8 @@ import java.util.function.IntFunction;
  * {@code fixed-delay}, 1 s, attempts enough for the hour.
  *
  * <p>After each fault, the run measures its <em>catch-up</em>: from the moment the fault is over until every record
- * committed to Kafka by then is in every archive. The same figure without a fault ({@code NONE}, drawn as one more kind)
+ * committed to Kafka by then is in every archive: each archive's position records (written with each commit) lie beyond
+ * the last record its producer knew committed in each partition. The same figure without a fault ({@code NONE}, drawn as one more kind)
  * is the baseline of the same run. Report: {@code target/bench/cluster-soak.md}.
  *
  * <p>{@code mvn -q -DskipTests verify exec:exec@bench -Dbench.class=ClusterSoakBenchmark
@@ -132,11 +133,11 @@ public final class ClusterSoakBenchmark {
                 List<Injected> injected = new ArrayList<>();
                 long started = System.nanoTime();
                 long end = started + TimeUnit.MINUTES.toNanos(minutes);
-                Map<FaultScenario, Long> progress = new HashMap<>();
-                scenarios.values().forEach(s -> progress.put(s, 1L));
+                Map<FaultScenario, Map<Integer, Long>> progress = new HashMap<>();
+                scenarios.values().forEach(s -> progress.put(s, Map.of()));
                 while (System.nanoTime() < end) {
-                    for (Map.Entry<FaultScenario, Long> p : progress.entrySet()) {
-                        p.getKey().awaitArchived(p.getValue()); // each job made progress since the last fault
+                    for (Map.Entry<FaultScenario, Map<Integer, Long>> p : progress.entrySet()) {
+                        p.getKey().awaitPositionsBeyond(p.getValue()); // each job made progress since the last fault
                     }
                     Thread.sleep(10_000 + random.nextInt(20_000)); // the quiet time between two faults
                     Fault fault = kinds.get(random.nextInt(kinds.size()));
@@ -146,10 +147,10 @@ public final class ClusterSoakBenchmark {
                     long faultMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - faultStart);
                     long over = System.nanoTime();
                     for (FaultScenario s : scenarios.values()) {
-                        progress.put(s, s.committedSoFar());
+                        progress.put(s, s.lastCommittedOffsets());
                     }
-                    for (Map.Entry<FaultScenario, Long> p : progress.entrySet()) {
-                        p.getKey().awaitArchived(p.getValue());
+                    for (Map.Entry<FaultScenario, Map<Integer, Long>> p : progress.entrySet()) {
+                        p.getKey().awaitPositionsBeyond(p.getValue());
                     }
                     Injected i = new Injected(fault, detail, at, faultMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - over));
                     injected.add(i);

@@ -8,8 +8,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
-
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,6 +35,8 @@ public final class ContinuousProducer implements AutoCloseable {
     private final AtomicInteger sent = new AtomicInteger();
     private final AtomicInteger committed = new AtomicInteger();
     private final AtomicInteger aborted = new AtomicInteger();
+    /** Per partition: the offset of the last record known visible to a read_committed reader. */
+    private final Map<Integer, Long> lastCommitted = new ConcurrentHashMap<>();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final boolean everyRecordKeyed;
     private final IntFunction<byte[]> values;
@@ -93,6 +96,7 @@ public final class ContinuousProducer implements AutoCloseable {
                                 failure.compareAndSet(null, e);
                             } else {
                                 committed.incrementAndGet();
+                                lastCommitted.merge(md.partition(), md.offset(), Math::max);
                             }
                         });
                     }
@@ -147,6 +151,9 @@ public final class ContinuousProducer implements AutoCloseable {
                     } else {
                         producer.commitTransaction();
                         committed.addAndGet(records.size());
+                        for (Future<RecordMetadata> ack : acks) {
+                            lastCommitted.merge(ack.get().partition(), ack.get().offset(), Math::max);
+                        }
                     }
                     return;
                 } catch (InterruptedException e) {
@@ -185,6 +192,11 @@ public final class ContinuousProducer implements AutoCloseable {
     /** Records known to be visible to a read_committed reader: acknowledged plain ones and committed transactions. */
     public int committed() {
         return committed.get();
+    }
+
+    /** Per partition, the offset of the last record known visible to a read_committed reader (partitions with none left out). */
+    public Map<Integer, Long> lastCommittedOffsets() {
+        return Map.copyOf(lastCommitted);
     }
 
     /** Records written in transactions that were then aborted: in the log, never visible to a committed reader. */

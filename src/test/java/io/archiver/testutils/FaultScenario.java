@@ -2,15 +2,19 @@ package io.archiver.testutils;
 
 import io.archiver.config.JobOptions;
 import io.archiver.config.CheckpointOptions;
+import io.archiver.archive.ArchiveRoot;
 import io.archiver.archive.VerificationReport;
 import io.archiver.config.ArchiverConfig;
 import io.archiver.job.JobLauncher;
 import io.archiver.local.KafkaBrokers;
+import io.archiver.position.ArchivePositions;
+import io.archiver.position.PositionRecovery;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.List;
@@ -117,6 +121,25 @@ public final class FaultScenario implements AutoCloseable {
 
     public void awaitArchived(long atLeast) throws Exception {
         Await.until(atLeast + " records archived", CATCH_UP, () -> counter.count() >= atLeast, this::progress);
+    }
+
+    /** Per partition, the offset of the last record produced so far that a read_committed reader sees. */
+    public Map<Integer, Long> lastCommittedOffsets() {
+        return producer.lastCommittedOffsets();
+    }
+
+    /**
+     * Waits until the archive's position of each partition of {@code lastCommitted} lies beyond its offset: the job committed
+     * those records (its position records are written with each commit). One read of the positions per poll, however many
+     * files the archive holds, where {@link #awaitArchived} lists and counts them.
+     */
+    public void awaitPositionsBeyond(Map<Integer, Long> lastCommitted) throws Exception {
+        PositionRecovery positions = new PositionRecovery(ArchiveRoot.of(config));
+        Await.until("the archive's positions beyond " + lastCommitted, CATCH_UP, () -> {
+            ArchivePositions now = positions.read();
+            return lastCommitted.entrySet().stream().allMatch(e -> now.record(new TopicPartition(topic, e.getKey()))
+                    .map(r -> r.nextOffset() > e.getValue()).orElse(false));
+        }, this::progress);
     }
 
     /** Waits until the producer has handed {@code atLeast} records to Kafka. */

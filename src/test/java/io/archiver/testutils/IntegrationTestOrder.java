@@ -9,9 +9,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 import java.util.Comparator;
 
 /**
- * The order integration test classes are handed to JUnit's two threads: one takes classes from the front of the
- * list, the other from the back (JUnit forks them in order and joins them in reverse). Classes that kill the
- * MiniCluster's TaskManagers come first, so that the classes the other thread takes meanwhile, from the back, are
+ * The order integration test classes are handed to JUnit's threads: the one that forked them takes classes from the
+ * back of the list, the others from the front (JUnit forks them in order and joins them in reverse). Classes that kill the
+ * MiniCluster's TaskManagers come first, so that the classes taken meanwhile from the back are
  * the ones that need no MiniCluster (session clusters and commands in JVMs of their own) and can run beside them;
  * a thread whose next class waits for a lock waits idle. Of the classes running MiniCluster jobs, the {@link
  * LongRunning} ones come first, the longest first, so that the threads meet on short ones at the end. {@code @Isolated} classes run

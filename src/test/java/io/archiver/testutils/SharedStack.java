@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for the tests that ask for it, one real Schema Registry, shared by every ITCase of a test run: started by the first class that uses this extension,
  * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}.
  *
- * <p>Test classes run two at a time (failsafe's JUnit configuration in the pom), so what one class does to the
+ * <p>Test classes run three at a time (failsafe's JUnit configuration in the pom), so what one class does to the
  * shared parts must not reach another: a class that kills the MiniCluster's TaskManagers holds
  * {@link #TASK_MANAGERS_LOCK} for writing and every class running jobs on the MiniCluster holds it for reading
  * ({@link SharedMiniCluster}); a class injecting S3 faults arms them for its own objects only ({@link
