@@ -105,12 +105,14 @@ public final class ClusterSoakBenchmark {
         Random random = new Random(seed);
         Path work = BenchStack.workFolder("cluster-soak");
         SharedStack stack = SharedStack.startAlone();
+        Thread stopHalfway = null;
         try (KafkaProcessCluster kafka = KafkaProcessCluster.start(Files.createDirectories(work.resolve("kafka")), 3)) {
             // a run stopped halfway (Ctrl-C) leaves no broker, controller or registry process behind
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopHalfway = new Thread(() -> {
                 kafka.close();
                 closeQuietly(stack);
-            }, "cluster-soak-stop"));
+            }, "cluster-soak-stop");
+            Runtime.getRuntime().addShutdownHook(stopHalfway);
             Map<String, String> common = Map.of("parallelism", "2", "checkpoint.interval", "3 s",
                     "fencing.lease-timeout", "6 s", "restart.strategy", "fixed-delay", "restart.attempts", "10000", "restart.delay", "1 s");
             int records = rate * 60 * minutes * 2; // more than the run can send: the producers are stopped when it ends
@@ -177,7 +179,17 @@ public final class ClusterSoakBenchmark {
                 }
             }
         } finally {
-            stack.close();
+            boolean stoppedHalfway = false;
+            try {
+                if (stopHalfway != null) {
+                    Runtime.getRuntime().removeShutdownHook(stopHalfway); // a run that ends stops the stack itself
+                }
+            } catch (IllegalStateException shuttingDown) {
+                stoppedHalfway = true; // the hook stops the stack
+            }
+            if (!stoppedHalfway) {
+                stack.close();
+            }
         }
     }
 
