@@ -156,7 +156,7 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
                             result.unanswered(), which);
                 }
             } catch (IOException | RuntimeException e) {
-                LOG.info("Could not ask Kafka whether the logs still hold {}: {}", which, e.toString());
+                LOG.info("Could not check whether Kafka's logs still hold {}: {}", which, e.toString());
             }
         });
         divergenceCheck.start();

@@ -151,7 +151,8 @@ class KafkaClusterFaultsITCase {
 
         // checkpoints 4 s apart: each of the restore's transactions stays open for seconds
         ArchiverConfig restoring = config.with(Map.of("restore.checkpoint-interval", "4 s"));
-        CompletableFuture<Cli.Result> restore = Cli.start(restoring, "restore", "--topics", topic, "--rename", topic + "=" + target).result();
+        CompletableFuture<Cli.Result> restore = CompletableFuture.supplyAsync(() -> Cli.run(restoring, "restore", "--topics", topic,
+                "--rename", topic + "=" + target));
         int[] coordinator = {-1};
         Await.until("a transaction of the restore open", Duration.ofMinutes(2), () -> {
             coordinator[0] = openTransactionCoordinator();
