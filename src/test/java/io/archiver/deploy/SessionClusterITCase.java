@@ -12,6 +12,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.Checkpoints;
 import io.archiver.testutils.ContinuousProducer;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.MonitoringQueries;
 import io.archiver.testutils.PrometheusServer;
 import io.archiver.testutils.S3Faults;
@@ -49,6 +50,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @ExtendWith(SharedStack.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@LongRunning(seconds = 199)
 class SessionClusterITCase {
 
     @org.junit.jupiter.api.io.TempDir

@@ -7,6 +7,7 @@ import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.ArchiveCounter;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SessionClusters;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * number of collections, so two measurements show what one after each job would.
  */
 @ExtendWith(SharedStack.class)
+@LongRunning(seconds = 71)
 class SessionClusterUpgradesITCase {
 
     /**

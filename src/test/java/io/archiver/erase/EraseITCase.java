@@ -14,8 +14,8 @@ import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.KillsTaskManagers;
 import io.archiver.testutils.LongRunning;
-import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 import io.archiver.testutils.TestRecords;
@@ -26,7 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -60,7 +59,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * environment is the shared MiniCluster's: the search and the rewrite run as batch jobs there, as under
  * {@code flink run}; the erasure killed runs in a JVM of its own, in its threads, as {@code bin/archiver} does.
  */
-@SharedMiniCluster
+@KillsTaskManagers
 @LongRunning(seconds = 84)
 class EraseITCase {
 
@@ -262,7 +261,6 @@ class EraseITCase {
     }
 
     @Test
-    @ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
     void anErasureWhileTheJobArchivesTheSamePartitionsLosesAndDoublesNothingThroughAKillAfterIt() throws Exception {
         try (FaultScenario s = FaultScenario.start("erase-running", 8_000, 1_000, Map.of())) {
             ArchiverConfig config = s.config();

@@ -2,10 +2,10 @@ package io.archiver.exactlyonce;
 
 import io.archiver.config.SinkLayout;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KillsTaskManagers;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedStack;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -15,8 +15,8 @@ import java.util.Map;
  * A compacted topic with compaction's holes and transactions (some aborted) arriving: TaskManagers killed,
  * the job cancelled and started again without state; the archive equals what a read_committed reader reads.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
+@LongRunning(seconds = 37)
 class CompactedTopicITCase {
 
     @ParameterizedTest

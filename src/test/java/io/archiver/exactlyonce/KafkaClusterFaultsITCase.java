@@ -70,7 +70,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * records as truncated.
  */
 @SharedMiniCluster
-@LongRunning(seconds = 178)
+@LongRunning(seconds = 281)
 class KafkaClusterFaultsITCase {
 
     private static final Duration IN_SYNC = Duration.ofMinutes(1);

@@ -5,6 +5,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.ConnectionResettingProxy;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.LayoutScenarios;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each archive against its topic's read_committed truth, both ways.
  */
 @SharedMiniCluster
+@LongRunning(seconds = 33)
 class S3ConnectionResetITCase {
 
     private static final int RESETS = 12;

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and each archive is checked against its topic's read_committed truth, both ways.
  */
 @SharedMiniCluster
-@LongRunning(seconds = 158)
+@LongRunning(seconds = 190)
 class S3ThrottlingITCase {
 
     @Test

@@ -5,11 +5,11 @@ import io.archiver.config.SinkLayout;
 import io.archiver.fs.S3BucketAccess;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KillsTaskManagers;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedStack;
 
 import org.apache.flink.configuration.Configuration;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -26,8 +26,8 @@ import java.util.Random;
  * job's sweep of orphaned uploads runs throughout (aborting what is older than 10 s): it never aborts an upload a
  * recovery still needs (exactly once, record by record), and what the kills left does not stay.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
+@LongRunning(seconds = 40)
 class TaskFailureITCase {
 
     private static final Duration ABORT_AFTER = Duration.ofSeconds(10);

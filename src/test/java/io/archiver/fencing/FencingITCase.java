@@ -5,6 +5,7 @@ import io.archiver.config.SinkLayout;
 import io.archiver.job.JobLauncher;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.S3Faults;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * on S3 a lease written since it was read is not overwritten.
  */
 @SharedMiniCluster
+@LongRunning(seconds = 31)
 class FencingITCase {
 
     @org.junit.jupiter.api.io.TempDir

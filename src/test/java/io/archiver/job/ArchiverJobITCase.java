@@ -4,12 +4,11 @@ import io.archiver.config.ArchiverConfig;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Jobs;
+import io.archiver.testutils.KillsTaskManagers;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
 import org.apache.flink.core.execution.JobClient;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,8 +27,7 @@ import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
  * over 4 partitions (half produced while the job runs) are archived exactly once with their keys, values
  * and headers, in both formats, with and without a failover (every TaskManager killed mid-stream).
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
 class ArchiverJobITCase {
 
     private static final int PARTITIONS = 4;

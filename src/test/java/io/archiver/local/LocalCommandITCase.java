@@ -1,5 +1,7 @@
 package io.archiver.local;
 
+import io.archiver.testutils.LongRunning;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -17,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The first README command, end to end in its own JVM: the local command starts a real broker, S3 server
  * and local Flink, archives the sample records, prints what it archived and exits (with --once).
  */
+@LongRunning(seconds = 130)
 class LocalCommandITCase {
 
     @Test

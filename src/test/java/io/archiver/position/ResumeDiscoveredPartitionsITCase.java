@@ -8,6 +8,7 @@ import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Checkpoints;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedMiniCluster;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
@@ -35,6 +36,7 @@ import static io.archiver.testutils.ArchiveAssertions.assertExactlyOnce;
  * must resume exactly.
  */
 @SharedMiniCluster
+@LongRunning(seconds = 30)
 class ResumeDiscoveredPartitionsITCase {
 
     private static final Duration WAIT = Duration.ofSeconds(120);

@@ -20,6 +20,8 @@ import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.Jobs;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.KillsTaskManagers;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -32,9 +34,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,8 +62,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and the archive restores into Kafka byte for byte, also where the values were left to their typed columns
  * ({@code sink.parquet.decoded-payload-bytes: rebuild}). Bad payloads follow {@code errors.policy}.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
+@LongRunning(seconds = 58)
 class SchemaRegistryITCase {
 
     static final Schema V1 = new Schema.Parser().parse("""

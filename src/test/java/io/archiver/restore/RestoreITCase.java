@@ -15,6 +15,8 @@ import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.KafkaTopicReader;
+import io.archiver.testutils.KillsTaskManagers;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TestRecords;
 
@@ -25,8 +27,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +47,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * archived record once, in its partition and offset order, with its key, value, headers and timestamp, also
  * when every TaskManager is killed mid-restore.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
+@LongRunning(seconds = 63)
 class RestoreITCase {
 
     private static final int PARTITIONS = 3;

@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * a later job's upload on such a thread fails with "Trying to access closed classloader".
  */
 @ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK) // no other class's job threads while it looks at every thread
+@ResourceLock(SharedStack.JOB_THREADS_LOCK) // no other class's job threads while it looks at every thread
 class FileSystemThreadsITCase {
 
     /** Shorter than the idle time (60 s) after which the plugin's pools end unused threads. */

@@ -11,16 +11,16 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.S3Faults;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 import io.archiver.testutils.TestRecords;
+import io.archiver.testutils.KillsTaskManagers;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,8 +43,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * exactly the archive's files; so does a table enabled on an archive resumed from a savepoint. A topic deleted and created again (its offsets from 0 again) is refused at the start,
  * with or without state, never skipped as already archived.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
+@LongRunning(seconds = 67)
 class IcebergTableITCase {
 
     private static final Duration WAIT = Duration.ofMinutes(2);

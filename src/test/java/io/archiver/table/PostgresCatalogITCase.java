@@ -9,6 +9,7 @@ import io.archiver.testutils.Await;
 import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KillsTaskManagers;
 import io.archiver.testutils.PostgresServer;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
@@ -18,9 +19,7 @@ import org.apache.kafka.common.config.provider.FileConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,8 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * through PostgreSQL's conditional update of the table's metadata pointer), the table equals the read_committed truth
  * (Iceberg's reader, DuckDB) and audit through the same catalog finds it clean.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
 class PostgresCatalogITCase {
 
     private static final String PASSWORD = "catalog-secret-7Qx";

@@ -5,13 +5,12 @@ import io.archiver.config.SinkLayout;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KillsTaskManagers;
 import io.archiver.testutils.RestCatalogServer;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kill of the TaskManagers, then `table compact` and `audit` through the same catalog, the table equals the
  * read_committed truth (Iceberg's reader, DuckDB) and lists exactly the archive's files as its readers see them.
  */
-@ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.TASK_MANAGERS_LOCK)
+@KillsTaskManagers
 class RestCatalogITCase {
 
     @Test

@@ -14,6 +14,7 @@ import io.archiver.testutils.ArchiveDamage;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.LongRunning;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 
@@ -54,6 +55,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * read_committed truth, read by Iceberg's reader and DuckDB.
  */
 @ExtendWith(SharedStack.class)
+@LongRunning(seconds = 66)
 class TableMaintenanceITCase {
 
     private static final Pattern COMPACTED = Pattern.compile("compacted (\\d+) files \\((\\d+) records");

@@ -6,7 +6,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * An integration test class that takes over 40 s by itself: {@link IntegrationTestOrder} hands it out before the
+ * An integration test class that takes over 30 s by itself: {@link IntegrationTestOrder} hands it out before the
  * short ones, the longest first, so that the run does not end with one thread on it and the other idle.
  */
 @Target(ElementType.TYPE)

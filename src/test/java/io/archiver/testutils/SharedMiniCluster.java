@@ -10,12 +10,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A test class that runs jobs on the {@link SharedStack}'s MiniCluster: it may run beside another such class,
- * never beside one that kills the MiniCluster's TaskManagers (which holds {@link SharedStack#TASK_MANAGERS_LOCK}
- * for writing).
+ * A test class that runs jobs on the {@link SharedStack}'s MiniCluster, beside other classes; it never kills its
+ * TaskManagers (a class that does has a MiniCluster of its own: {@link KillsTaskManagers}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(SharedStack.class)
-@ResourceLock(value = SharedStack.TASK_MANAGERS_LOCK, mode = ResourceAccessMode.READ)
+@ResourceLock(value = SharedStack.JOB_THREADS_LOCK, mode = ResourceAccessMode.READ)
 public @interface SharedMiniCluster {}

@@ -16,9 +16,6 @@ import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.FileUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
-import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -34,12 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * closed when the run ends. The S3 filesystem is loaded as a plugin from {@code FLINK_PLUGINS_DIR}.
  *
  * <p>Test classes run three at a time (failsafe's JUnit configuration in the pom), so what one class does to the
- * shared parts must not reach another: a class that kills the MiniCluster's TaskManagers holds
- * {@link #TASK_MANAGERS_LOCK} for writing and every class running jobs on the MiniCluster holds it for reading
- * ({@link SharedMiniCluster}); a class injecting S3 faults arms them for its own objects only ({@link
- * #s3Faults(String)}); a class that stops the broker or the S3 server, arms S3 faults everywhere, changes the
- * JVM's file systems or times what it runs is {@code @Isolated}. Faults armed everywhere are healed after each
- * test, whatever it asserted.
+ * shared parts must not reach another: a class that kills TaskManagers runs its jobs on a MiniCluster of its own
+ * ({@link KillsTaskManagers}), the others run theirs on the shared one ({@link SharedMiniCluster}); a class that looks
+ * at every thread of the JVM holds {@link #JOB_THREADS_LOCK} for writing, every class running jobs for reading; a
+ * class injecting S3 faults arms them for its own objects only ({@link #s3Faults(String)}); a class that stops the
+ * broker or the S3 server, arms S3 faults everywhere, changes the JVM's file systems or times what it runs is
+ * {@code @Isolated}. Faults armed everywhere are healed after each test, whatever it asserted.
  */
 public final class SharedStack
         implements BeforeAllCallback, AfterEachCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
@@ -54,27 +51,32 @@ public final class SharedStack
     public static final String SLOW_BUCKET = "archive-it-slow";
     public static final int TASK_MANAGERS = 2;
     /**
-     * Room for the jobs of two classes side by side (up to parallelism 4 each, some running two or three jobs at
+     * Room for the jobs of three classes side by side (up to parallelism 4 each, some running two or three jobs at
      * once): a job asking for more slots than the TaskManagers have fails at once.
      */
     public static final int SLOTS_PER_TASK_MANAGER = 8;
     /** Parallelism of a job that sets none (as when the MiniCluster had 2 × 2 slots, not one per slot). */
     public static final int DEFAULT_PARALLELISM = 4;
-    /** Resource lock of the MiniCluster's TaskManagers: written by the classes that kill them. */
-    public static final String TASK_MANAGERS_LOCK = "archiver.mini-cluster.task-managers";
+    /**
+     * Resource lock of the threads of this JVM's jobs: read by every class that runs jobs on a MiniCluster, written by
+     * the class that looks at every thread.
+     */
+    public static final String JOB_THREADS_LOCK = "archiver.job-threads";
 
     private static SharedStack instance;
     private static final AtomicInteger NAMES = new AtomicInteger();
 
-    private final java.util.List<Integer> liveTaskManagers = new java.util.ArrayList<>(java.util.List.of(0, 1));
-    private int nextTaskManager = TASK_MANAGERS;
+    /** The MiniCluster of the class running on this thread, when it has one of its own ({@link KillsTaskManagers}). */
+    private static final ThreadLocal<TestMiniCluster> OWN_CLUSTER = new ThreadLocal<>();
+
     private EmbeddedServers servers;
     private EmbeddedKafka kafka;
     private EmbeddedS3 s3;
     private FaultInjectingBlobStore s3Faults;
     private ConnectionResettingProxy connectionResets;
     private S3IncompleteUploads uploads;
-    private MiniClusterWithClientResource flink;
+    private TestMiniCluster flink;
+    private Configuration clusterSettings;
     private EmbeddedSchemaRegistry registry;
     /** The S3 server's files: a full run leaves about 250 MB there, deleted when the run ends. */
     private Path dir;
@@ -114,20 +116,13 @@ public final class SharedStack
         Configuration s3Settings = new Configuration();
         s3.flinkSettings().forEach(s3Settings::setString);
         uploads = S3IncompleteUploads.fromSettings(s3Settings);
-        Configuration conf = new Configuration();
-        s3.flinkSettings().forEach(conf::setString);
-        conf.set(RestOptions.BIND_PORT, "0");
-        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64mb"));
+        clusterSettings = new Configuration();
+        s3.flinkSettings().forEach(clusterSettings::setString);
+        clusterSettings.set(RestOptions.BIND_PORT, "0");
+        clusterSettings.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64mb"));
         initializeFileSystems(Map.of());
-        flink =
-                new MiniClusterWithClientResource(
-                        new MiniClusterResourceConfiguration.Builder()
-                                .setConfiguration(conf)
-                                .setNumberTaskManagers(TASK_MANAGERS)
-                                .setNumberSlotsPerTaskManager(SLOTS_PER_TASK_MANAGER)
-                                .build());
-        flink.before();
-        TestStreamEnvironment.setAsContext(flink.getMiniCluster(), DEFAULT_PARALLELISM);
+        flink = TestMiniCluster.start(clusterSettings);
+        ThreadContextEnvironments.install(() -> cluster().miniCluster(), DEFAULT_PARALLELISM);
     }
 
     /**
@@ -201,22 +196,39 @@ public final class SharedStack
         return new ArchiveVerifier(formats, uploads);
     }
 
+    /** The MiniCluster of the calling thread's test class: its own ({@link KillsTaskManagers}) or the shared one. */
     public MiniCluster miniCluster() {
-        return flink.getMiniCluster();
+        return cluster().miniCluster();
+    }
+
+    private TestMiniCluster cluster() {
+        TestMiniCluster own = OWN_CLUSTER.get();
+        return own != null ? own : flink;
     }
 
     /**
-     * Kills every TaskManager of the MiniCluster (every running task fails at whatever point it is) and
-     * starts fresh ones, so running jobs must recover from their last completed checkpoint.
+     * Kills every TaskManager of the calling class's own MiniCluster (every running task fails at whatever point it is)
+     * and starts fresh ones, so running jobs must recover from their last completed checkpoint.
      */
-    public synchronized void killAndReplaceTaskManagers() throws Exception {
-        for (int index : liveTaskManagers) {
-            miniCluster().terminateTaskManager(index).get();
+    public void killAndReplaceTaskManagers() throws Exception {
+        TestMiniCluster own = OWN_CLUSTER.get();
+        if (own == null) {
+            throw new IllegalStateException("Annotate the test class with @KillsTaskManagers: the shared MiniCluster's "
+                    + "TaskManagers run the jobs of other classes too");
         }
-        liveTaskManagers.clear();
-        for (int i = 0; i < TASK_MANAGERS; i++) {
-            miniCluster().startTaskManager();
-            liveTaskManagers.add(nextTaskManager++);
+        own.killAndReplaceTaskManagers();
+    }
+
+    /** Starts a MiniCluster for the class running on the calling thread: its jobs run there, not on the shared one. */
+    void startOwnMiniCluster() throws Exception {
+        OWN_CLUSTER.set(TestMiniCluster.start(clusterSettings));
+    }
+
+    void closeOwnMiniCluster() {
+        TestMiniCluster own = OWN_CLUSTER.get();
+        OWN_CLUSTER.remove();
+        if (own != null) {
+            own.close();
         }
     }
 
@@ -249,7 +261,7 @@ public final class SharedStack
     @Override
     public void close() throws Exception {
         try {
-            flink.after();
+            flink.close();
             uploads.close();
             connectionResets.close();
             if (registry != null) {
