@@ -80,6 +80,8 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     private transient ListState<byte[]> passedState;
     private transient boolean restored;
     private transient Thread divergenceCheck;
+    /** Set as the task closes: the check it interrupts then (a batch job that ended first) is not worth a line. */
+    private transient volatile boolean closing;
 
     public RecordValidator(PayloadFormats formats, ErrorPolicy policy, Properties kafkaClient, PositionRecovery archive) {
         this.formats = formats;
@@ -156,7 +158,9 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
                             result.unanswered(), which);
                 }
             } catch (IOException | RuntimeException e) {
-                LOG.info("Could not check whether Kafka's logs still hold {}: {}", which, e.toString());
+                if (!closing) {
+                    LOG.info("Could not check whether Kafka's logs still hold {}: {}", which, e.toString());
+                }
             }
         });
         divergenceCheck.start();
@@ -165,6 +169,7 @@ public final class RecordValidator extends ProcessFunction<ArchiveRecord, Archiv
     @Override
     public void close() throws Exception {
         if (divergenceCheck != null) {
+            closing = true;
             divergenceCheck.interrupt();
         }
         super.close();

@@ -121,6 +121,7 @@ class LogConfigurationsTest {
             Logger failures = context.getLogger("org.apache.flink.runtime.checkpoint.CheckpointFailureManager");
             String message = "Failed to trigger or complete checkpoint {} for job 3d2358beca3cc74f99ade9e584d52c76. (0 consecutive failed attempts so far)";
             failures.warn(message, "UNKNOWN_CHECKPOINT_ID", new CheckpointException(CheckpointFailureReason.PERIODIC_SCHEDULER_SHUTDOWN));
+            failures.warn(message, 3, new CheckpointException(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND));
             failures.warn(message, "UNKNOWN_CHECKPOINT_ID", new CheckpointException(CheckpointFailureReason.IO_EXCEPTION));
             failures.warn(message, 7, new CheckpointException(CheckpointFailureReason.CHECKPOINT_EXPIRED));
         } finally {

@@ -10,12 +10,12 @@ import io.archiver.testutils.ArchiveAssertions;
 import io.archiver.testutils.Await;
 import io.archiver.testutils.ExpectedOffsets;
 import io.archiver.testutils.FaultScenario;
+import io.archiver.testutils.KillsTaskManagers;
 import io.archiver.testutils.LayoutScenarios;
 import io.archiver.testutils.S3Faults;
 import io.archiver.testutils.SharedStack;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.file.Files;
@@ -35,8 +35,8 @@ import java.util.TreeMap;
  * the one schedule: a short run in the test command, larger with {@code -Dsoak.records=N -Dsoak.faults=N}. The hour-long soak of every fault kind, on
  * three brokers, is the benchmark suite's {@code ClusterSoakBenchmark}.
  */
-@ExtendWith(SharedStack.class)
 @Isolated
+@KillsTaskManagers
 class SoakITCase {
 
     enum Fault { TASK_MANAGERS_KILLED, CANCEL_AND_RESTORE, SAVEPOINT_AND_RESCALE, S3_ERRORS, S3_RESTART, KAFKA_RESTART, COMMIT_ANSWER_LOST }

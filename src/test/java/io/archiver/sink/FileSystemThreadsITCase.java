@@ -15,7 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * a later job's upload on such a thread fails with "Trying to access closed classloader".
  */
 @ExtendWith(SharedStack.class)
-@ResourceLock(SharedStack.JOB_THREADS_LOCK) // no other class's job threads while it looks at every thread
+@Isolated // no other class's job threads while it looks at every thread
 class FileSystemThreadsITCase {
 
     /** Shorter than the idle time (60 s) after which the plugin's pools end unused threads. */

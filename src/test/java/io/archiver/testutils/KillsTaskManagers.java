@@ -4,8 +4,6 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.parallel.ResourceAccessMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -22,7 +20,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(SharedStack.class)
 @ExtendWith(KillsTaskManagers.OwnMiniCluster.class)
-@ResourceLock(value = SharedStack.JOB_THREADS_LOCK, mode = ResourceAccessMode.READ)
 public @interface KillsTaskManagers {
 
     /** Starts the class's MiniCluster on the thread that runs its tests, and closes it after them. */

@@ -1,8 +1,6 @@
 package io.archiver.testutils;
 
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceAccessMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -16,5 +14,4 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(SharedStack.class)
-@ResourceLock(value = SharedStack.JOB_THREADS_LOCK, mode = ResourceAccessMode.READ)
 public @interface SharedMiniCluster {}

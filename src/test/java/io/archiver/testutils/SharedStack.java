@@ -32,11 +32,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Test classes run three at a time (failsafe's JUnit configuration in the pom), so what one class does to the
  * shared parts must not reach another: a class that kills TaskManagers runs its jobs on a MiniCluster of its own
- * ({@link KillsTaskManagers}), the others run theirs on the shared one ({@link SharedMiniCluster}); a class that looks
- * at every thread of the JVM holds {@link #JOB_THREADS_LOCK} for writing, every class running jobs for reading; a
- * class injecting S3 faults arms them for its own objects only ({@link #s3Faults(String)}); a class that stops the
- * broker or the S3 server, arms S3 faults everywhere, changes the JVM's file systems or times what it runs is
- * {@code @Isolated}. Faults armed everywhere are healed after each test, whatever it asserted.
+ * ({@link KillsTaskManagers}), the others run theirs on the shared one ({@link SharedMiniCluster}); a class
+ * injecting S3 faults arms them for its own objects only ({@link #s3Faults(String)}); a class that stops the broker or
+ * the S3 server, arms S3 faults everywhere, changes the JVM's file systems, looks at every thread of the JVM or times
+ * what it runs is {@code @Isolated}. Faults armed everywhere are healed after each test, whatever it asserted.
  */
 public final class SharedStack
         implements BeforeAllCallback, AfterEachCallback, ExtensionContext.Store.CloseableResource, AutoCloseable {
@@ -57,13 +56,10 @@ public final class SharedStack
     public static final int SLOTS_PER_TASK_MANAGER = 8;
     /** Parallelism of a job that sets none (as when the MiniCluster had 2 × 2 slots, not one per slot). */
     public static final int DEFAULT_PARALLELISM = 4;
-    /**
-     * Resource lock of the threads of this JVM's jobs: read by every class that runs jobs on a MiniCluster, written by
-     * the class that looks at every thread.
-     */
-    public static final String JOB_THREADS_LOCK = "archiver.job-threads";
 
     private static SharedStack instance;
+    /** Started outside JUnit ({@link #startAlone()}): no other class runs jobs on its MiniCluster. */
+    private boolean alone;
     private static final AtomicInteger NAMES = new AtomicInteger();
 
     /** The MiniCluster of the class running on this thread, when it has one of its own ({@link KillsTaskManagers}). */
@@ -100,6 +96,7 @@ public final class SharedStack
         }
         SharedStack stack = new SharedStack();
         stack.start();
+        stack.alone = true;
         instance = stack;
         return stack;
     }
@@ -208,15 +205,16 @@ public final class SharedStack
 
     /**
      * Kills every TaskManager of the calling class's own MiniCluster (every running task fails at whatever point it is)
-     * and starts fresh ones, so running jobs must recover from their last completed checkpoint.
+     * and starts fresh ones, so running jobs must recover from their last completed checkpoint. The shared MiniCluster's
+     * only when the stack runs {@linkplain #startAlone() alone}.
      */
     public void killAndReplaceTaskManagers() throws Exception {
         TestMiniCluster own = OWN_CLUSTER.get();
-        if (own == null) {
+        if (own == null && !alone) {
             throw new IllegalStateException("Annotate the test class with @KillsTaskManagers: the shared MiniCluster's "
                     + "TaskManagers run the jobs of other classes too");
         }
-        own.killAndReplaceTaskManagers();
+        cluster().killAndReplaceTaskManagers();
     }
 
     /** Starts a MiniCluster for the class running on the calling thread: its jobs run there, not on the shared one. */
