@@ -43,9 +43,10 @@ public final class S3BucketAccess {
     /** S3A's {@code encryption.algorithm} ({@code SSE-S3}, {@code SSE-KMS}, …), empty for none. */
     private final String encryptionAlgorithm;
     private final String encryptionKey;
+    private final S3ClientRetries retries;
 
     private S3BucketAccess(String bucket, String endpoint, boolean pathStyle, String region, String accessKey,
-            String secretKey, String encryptionAlgorithm, String encryptionKey) {
+            String secretKey, String encryptionAlgorithm, String encryptionKey, S3ClientRetries retries) {
         this.bucket = bucket;
         this.endpoint = blankToNull(endpoint);
         this.pathStyle = pathStyle;
@@ -54,6 +55,7 @@ public final class S3BucketAccess {
         this.secretKey = blankToNull(secretKey);
         this.encryptionAlgorithm = encryptionAlgorithm == null ? "" : encryptionAlgorithm.trim();
         this.encryptionKey = encryptionKey == null ? "" : encryptionKey.trim();
+        this.retries = retries;
     }
 
     /** The bucket of an {@code s3://}, {@code s3a://} or {@code s3p://} path; null for other file systems. */
@@ -79,7 +81,8 @@ public final class S3BucketAccess {
                 conf.get(bucket, "access.key"),
                 conf.get(bucket, "secret.key"),
                 conf.get(bucket, "encryption.algorithm"),
-                conf.get(bucket, "encryption.key")));
+                conf.get(bucket, "encryption.key"),
+                S3ClientRetries.of(key -> conf.get(bucket, key))));
     }
 
     /** The settings Flink's {@code s3.*} keys (and {@code s3.bucket.<bucket>.*}, when {@code bucket} is set) give. */
@@ -92,7 +95,8 @@ public final class S3BucketAccess {
                 setting(s3, bucket, "access-key", "access.key"),
                 setting(s3, bucket, "secret-key", "secret.key"),
                 setting(s3, bucket, "encryption.algorithm", "encryption.algorithm"),
-                setting(s3, bucket, "encryption.key", "encryption.key"));
+                setting(s3, bucket, "encryption.key", "encryption.key"),
+                S3ClientRetries.of(key -> setting(s3, bucket, key, key)));
     }
 
     /** {@code s3.bucket.<bucket>.<bucketKey>} if set, else {@code s3.<key>}. */
@@ -103,7 +107,8 @@ public final class S3BucketAccess {
 
     /** A new client of this bucket's endpoint with its credentials; the caller closes it. */
     public S3Client client() {
-        S3ClientBuilder builder = S3Client.builder().httpClient(UrlConnectionHttpClient.builder().build());
+        S3ClientBuilder builder = S3Client.builder().httpClient(UrlConnectionHttpClient.builder().build())
+                .overrideConfiguration(o -> o.retryStrategy(retries.strategy()));
         if (endpoint != null) {
             builder.endpointOverride(URI.create(endpoint.contains("://") ? endpoint : "https://" + endpoint));
         }
