@@ -257,7 +257,7 @@ public final class SessionCluster {
     }
 
     private String cli(List<String> args) throws Exception {
-        List<String> command = java("client", "org.apache.flink.client.cli.CliFrontend", List.of());
+        List<String> command = java("client", "org.apache.flink.client.cli.CliFrontend", javaOptions("env.java.opts.client"));
         command.addAll(args);
         Path output = logs.resolve("client-" + System.nanoTime() + ".out");
         Process p = processBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
@@ -280,16 +280,20 @@ public final class SessionCluster {
         return m.group(1);
     }
 
-    /**
-     * Starts a JobManager or TaskManager JVM with the memory flags Flink computes for it and, as Flink's scripts
-     * do, the JVM options of {@code env.java.opts.all} and of its own {@code optsKey}.
-     */
+    /** As Flink's scripts do: the JVM options of {@code env.java.opts.all} and of the process's own {@code optsKey}. */
+    private List<String> javaOptions(String optsKey) {
+        List<String> options = new ArrayList<>();
+        for (String key : List.of("env.java.opts.all", optsKey)) {
+            Arrays.stream(settings.getOrDefault(key, "").split("\\s+")).filter(o -> !o.isEmpty()).forEach(options::add);
+        }
+        return options;
+    }
+
+    /** Starts a JobManager or TaskManager JVM with the memory flags Flink computes for it and {@link #javaOptions}. */
     private Process launch(String name, String mainClass, String resourceCommand, String optsKey) throws Exception {
         List<List<String>> params = resourceParams(resourceCommand);
         List<String> jvm = new ArrayList<>(params.get(0));
-        for (String key : List.of("env.java.opts.all", optsKey)) {
-            Arrays.stream(settings.getOrDefault(key, "").split("\\s+")).filter(o -> !o.isEmpty()).forEach(jvm::add);
-        }
+        jvm.addAll(javaOptions(optsKey));
         List<String> command = java(name, mainClass, jvm);
         command.addAll(List.of("--configDir", conf.toString()));
         command.addAll(params.get(1));

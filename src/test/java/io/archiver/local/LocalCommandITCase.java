@@ -104,7 +104,7 @@ class LocalCommandITCase {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens"))
+                .filter(a -> a.startsWith("--add-opens") || a.startsWith("-XX:TieredStopAtLevel"))
                 .toList());
         command.addAll(List.of(
                 "-Xmx1g",
