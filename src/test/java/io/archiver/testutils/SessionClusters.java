@@ -31,8 +31,6 @@ public final class SessionClusters {
         // waited that long to register with a restarted JobManager): the same failovers, sooner.
         settings.put("heartbeat.interval", "1 s");
         settings.put("heartbeat.timeout", "10 s");
-        // short-lived JVMs running little of the code they load: C2's compiles would cost more CPU than they save
-        settings.put("env.java.opts.all", "-XX:TieredStopAtLevel=1");
         SessionCluster cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"),
                 Path.of("target", "plugins"), Files.createTempDirectory(name), 0, settings)
                 .withEnvironment(Map.of("AWS_ACCESS_KEY_ID", EmbeddedS3.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", EmbeddedS3.SECRET_KEY));
