@@ -98,9 +98,8 @@ class TransactionalTopicITCase {
                     .as("partition 0 held back again by the second open transaction").hasSize(600);
             tx.abortTransaction();
             // the abort returns once the coordinator decided it; its markers reach the partitions after
-            Await.until("the abort's marker in partition 0 (its stable end past the aborted records)", Duration.ofSeconds(30),
-                    () -> KafkaTopicReader.readAll(bootstrap, topic).size() == 200 + 800 + 200);
-            List<ArchiveRecord> truth = KafkaTopicReader.readAll(bootstrap, topic);
+            List<ArchiveRecord> truth = KafkaTopicReader.readCommitted(bootstrap, topic, 200 + 800 + 200);
+            assertThat(truth).hasSize(200 + 800 + 200);
             awaitArchived(config, truth.size());
             job.cancel().get(1, TimeUnit.MINUTES);
             assertExactlyOnce(config.sinkPath(), formats, truth);

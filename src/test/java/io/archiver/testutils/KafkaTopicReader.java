@@ -46,6 +46,36 @@ public final class KafkaTopicReader {
         return readAll(bootstrap, topic);
     }
 
+    /**
+     * What a read_committed consumer reads of {@code topic} once every transaction written to it is decided and its
+     * markers are in every partition (the last stable offsets reach the log ends), or after 30 s: for a topic whose
+     * record count is not known beforehand (a compacted restore target).
+     */
+    public static List<ArchiveRecord> readSettled(String bootstrap, String topic) throws Exception {
+        try {
+            Await.until("every transaction of " + topic + " decided and marked", Duration.ofSeconds(30),
+                    () -> endOffsets(bootstrap, topic, "read_committed").equals(endOffsets(bootstrap, topic, "read_uncommitted")));
+        } catch (AssertionError open) {
+            // compared by the caller, record by record
+        }
+        return readAll(bootstrap, topic);
+    }
+
+    private static Map<TopicPartition, Long> endOffsets(String bootstrap, String topic, String isolation) {
+        Properties props = new Properties();
+        props.putAll(TestRecords.client(bootstrap));
+        props.putAll(Map.of(
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .collect(Collectors.toList());
+            return consumer.endOffsets(partitions, Duration.ofSeconds(30));
+        }
+    }
+
     /** Every record of {@code topic} a read_committed consumer reads, connecting with {@code client}. */
     public static List<ArchiveRecord> readAll(Properties client, String topic) {
         Properties props = new Properties();

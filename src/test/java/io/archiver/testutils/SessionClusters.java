@@ -31,6 +31,8 @@ public final class SessionClusters {
         // waited that long to register with a restarted JobManager): the same failovers, sooner.
         settings.put("heartbeat.interval", "1 s");
         settings.put("heartbeat.timeout", "10 s");
+        // the CLI's JVMs (submit, list, stop: a few seconds each, dozens per run) gain nothing from C2's compiles
+        settings.put("env.java.opts.client", "-XX:TieredStopAtLevel=1");
         SessionCluster cluster = new SessionCluster(Path.of("target", "flink", "lib"), Path.of("conf", "flink"),
                 Path.of("target", "plugins"), Files.createTempDirectory(name), 0, settings)
                 .withEnvironment(Map.of("AWS_ACCESS_KEY_ID", EmbeddedS3.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", EmbeddedS3.SECRET_KEY));
