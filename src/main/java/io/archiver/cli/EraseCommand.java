@@ -8,8 +8,10 @@ import io.archiver.erase.ArchiveEraser;
 import io.archiver.erase.ErasureLog;
 import io.archiver.erase.ErasurePlan;
 import io.archiver.erase.ErasureRequest;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.format.parquet.ParquetOptions;
 import io.archiver.job.BatchWork;
+import io.archiver.job.ClusterJobs;
 import io.archiver.job.JobLauncher;
 import io.archiver.job.JobSettings;
 
@@ -140,7 +142,13 @@ final class EraseCommand implements Callable<Integer> {
                 out.printf("Searching and rewriting as Flink batch jobs on the cluster (parallelism %d).%n", work.parallelism());
             }
             ArchiveEraser eraser = new ArchiveEraser(cfg, work);
-            ErasurePlan plan = eraser.plan(request);
+            ErasurePlan plan;
+            try (ClusterJobs cluster = new ClusterJobs(env.getConfiguration())) {
+                plan = eraser.plan(request, JobLauncher.isLocal(env) ? ArchiveLease.EndedJobs.UNKNOWN : cluster, notice -> {
+                    out.println(notice);
+                    out.flush();
+                });
+            }
             ErasurePlan.Search search = plan.search();
             if (!search.columnsNowhere().isEmpty()) {
                 err.println("error: No file of " + cfg.sinkPath() + " has the typed column " + String.join(", ", search.columnsNowhere())
@@ -179,6 +187,10 @@ final class EraseCommand implements Callable<Integer> {
                     return 1;
                 }
             }
+            if (!plan.committedSince().isEmpty()) {
+                out.printf("Note: %d files of the running job's commit were completed after the search: what this erasure selects in them "
+                        + "stays; run erase again to erase it. %s%n", plan.committedSince().size(), String.join(", ", plan.committedSince()));
+            }
             if (plan.isEmpty()) {
                 out.println("Nothing to erase: no record of " + (request.where().isEmpty() ? request.keys().size() == 1 ? "this key" : "these keys"
                         : "what was asked") + " in " + cfg.sinkPath() + ".");
@@ -200,6 +212,10 @@ final class EraseCommand implements Callable<Integer> {
                     counts(plan.recordsByPartition()), id, log.requestObject(id));
             // files --where could not search may hold the value: not all that was asked is done
             return search.untyped().isEmpty() ? 0 : 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("error: Interrupted before the erasure finished. Files already rewritten stay so; run erase --apply again to finish it.");
+            return 1;
         } catch (IOException | RuntimeException e) {
             err.println("error: The erasure did not finish: " + TableCommand.messages(e) + ". Files already rewritten stay so; run erase --apply "
                     + "again to finish it.");

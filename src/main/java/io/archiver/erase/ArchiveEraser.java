@@ -5,6 +5,7 @@ import io.archiver.archive.ArchiveFiles;
 import io.archiver.archive.ArchiveLayout;
 import io.archiver.archive.ArchiveRoot;
 import io.archiver.config.ArchiverConfig;
+import io.archiver.fencing.ArchiveLease;
 import io.archiver.format.FileFormat;
 import io.archiver.format.FileFormats;
 import io.archiver.format.FormatReader;
@@ -27,6 +28,7 @@ import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,6 +42,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 import static io.archiver.config.JobOptions.JOB_NAME;
 import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
@@ -61,6 +64,8 @@ import static io.archiver.config.SinkOptions.SINK_PART_PREFIX;
  */
 public final class ArchiveEraser {
 
+    private static final long COMMIT_POLL_MILLIS = 500;
+
     private final ArchiverConfig config;
     private final ArchiveRoot root;
     private final Optional<TableSettings> tables;
@@ -74,8 +79,14 @@ public final class ArchiveEraser {
         this.tables = TableSettings.of(config);
     }
 
-    /** Finds what {@code request} erases now: every file of the archive and its dead letters searched, {@link BatchWork in parallel}. */
-    public ErasurePlan plan(ErasureRequest request) throws IOException {
+    /**
+     * Finds what {@code request} erases now: every file of the archive and its dead letters searched, {@link BatchWork in parallel}.
+     * Files the position records name that are not complete yet are a commit the job that holds the archive's lease is
+     * making, awaited (at most the lease timeout, {@code notices} hearing of the wait), or a commit cut short: a job that
+     * ended ({@code ended} tells), or whose lease expired, completes them at its next start.
+     */
+    public ErasurePlan plan(ErasureRequest request, ArchiveLease.EndedJobs ended, Consumer<String> notices)
+            throws IOException, InterruptedException {
         List<FileSearch.Target> targets = new ArrayList<>();
         for (Map.Entry<String, List<ArchiveFile>> file : ArchiveFile.byPath(TableArchiveFiles.of(config).list().committed()).entrySet()) {
             ArchiveFile first = file.getValue().get(0);
@@ -109,11 +120,47 @@ public final class ArchiveEraser {
             });
         }
         ErasurePlan.Search search = new ErasurePlan.Search(searched.size(), readWhole, List.copyOf(untyped), Set.copyOf(columnsNowhere));
-        return new ErasurePlan(found, cutShort(), replacedLeft(), search);
+        List<String> incomplete = incomplete();
+        if (!incomplete.isEmpty() && awaitCommit(incomplete, ended, notices)) {
+            return new ErasurePlan(found, List.of(), incomplete, replacedLeft(), search);
+        }
+        return new ErasurePlan(found, incomplete, List.of(), replacedLeft(), search);
+    }
+
+    /**
+     * Waits until each of {@code files} is in the archive while a job that has not ended holds the archive's lease, at
+     * most the lease timeout: true when they are (that job's commit completed them), false when no such job holds it.
+     */
+    private boolean awaitCommit(List<String> files, ArchiveLease.EndedJobs ended, Consumer<String> notices)
+            throws IOException, InterruptedException {
+        ArchiveLease lease = new ArchiveLease(root, "erase-" + UUID.randomUUID(), "erase", config.leaseTimeout());
+        Optional<String> job = lease.liveHolder(ended);
+        if (job.isEmpty()) {
+            return false;
+        }
+        notices.accept(String.format("The archive's lease was renewed lately by %s, whose commit of %d files is not complete yet; "
+                + "waiting up to %d s for it.", job.get(), files.size(), config.leaseTimeout().toSeconds()));
+        long deadline = System.currentTimeMillis() + config.leaseTimeout().toMillis();
+        List<String> left = new ArrayList<>(files);
+        left.removeIf(ArchiveEraser::exists);
+        while (!left.isEmpty() && System.currentTimeMillis() < deadline && lease.liveHolder(ended).isPresent()) {
+            Thread.sleep(COMMIT_POLL_MILLIS);
+            left.removeIf(ArchiveEraser::exists);
+        }
+        return left.isEmpty();
+    }
+
+    private static boolean exists(String file) {
+        Path path = new Path(file);
+        try {
+            return path.getFileSystem().exists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The files the position records name (each partition's last commit) that are not in the archive yet. */
-    private List<String> cutShort() throws IOException {
+    private List<String> incomplete() throws IOException {
         Set<String> missing = new TreeSet<>();
         for (PositionRecord r : new PositionRecovery(root).read().all()) {
             for (PositionRecord.PendingFile f : r.files()) {

@@ -33,6 +33,7 @@ public final class ErasurePlan {
 
     private final List<FileErasure> files;
     private final List<String> cutShort;
+    private final List<String> committedSince;
     private final List<String> replacedLeft;
     private final Search search;
 
@@ -43,9 +44,10 @@ public final class ErasurePlan {
      */
     public record Search(int files, int readWhole, List<String> untyped, Set<String> columnsNowhere) {}
 
-    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> replacedLeft, Search search) {
+    ErasurePlan(List<FileErasure> files, List<String> cutShort, List<String> committedSince, List<String> replacedLeft, Search search) {
         this.files = List.copyOf(files);
         this.cutShort = List.copyOf(cutShort);
+        this.committedSince = List.copyOf(committedSince);
         this.replacedLeft = List.copyOf(replacedLeft);
         this.search = search;
     }
@@ -68,6 +70,14 @@ public final class ErasurePlan {
     /** Files of commits cut short: not in the archive yet, completed (with their records) by the job's next start. */
     public List<String> cutShort() {
         return cutShort;
+    }
+
+    /**
+     * Files of the commit a running job was making when the archive was searched, complete since: not searched (records
+     * of them are committed after the erasure read the archive, and stay).
+     */
+    public List<String> committedSince() {
+        return committedSince;
     }
 
     /** Records to erase now. */

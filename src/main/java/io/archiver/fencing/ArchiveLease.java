@@ -275,7 +275,13 @@ public final class ArchiveLease implements Serializable {
      * when the lease is free or expired. Does not wait.
      */
     public Optional<String> liveHolder() throws IOException {
+        return liveHolder(EndedJobs.UNKNOWN);
+    }
+
+    /** {@link #liveHolder()}, but empty too when {@code ended} tells that the holder's Flink job has ended. */
+    public Optional<String> liveHolder(EndedJobs ended) throws IOException {
         return read().filter(h -> !h.owner.equals(runId) && System.currentTimeMillis() - h.renewedAt < h.timeoutMillis)
+                .filter(h -> ended.endState(h.flinkJob).isEmpty())
                 .map(Holder::describe);
     }
 

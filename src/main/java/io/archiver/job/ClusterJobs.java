@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Asks the cluster a job is submitted to (its REST endpoint, from the client's configuration) whether the
  * Flink job named in the archive's lease has ended, so that the next job after a stop-with-savepoint or a
- * cancel takes the lease at once. A job the cluster does not know (another cluster, or forgotten) or a
+ * cancel takes the lease at once, and an erasure tells a commit cut short from one the job is making. A job the cluster does not know (another cluster, or forgotten) or a
  * cluster that does not answer counts as not ended: then the lease's timeout decides, as without a cluster.
  */
-final class ClusterJobs implements ArchiveLease.EndedJobs, AutoCloseable {
+public final class ClusterJobs implements ArchiveLease.EndedJobs, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterJobs.class);
     private static final long ANSWER_SECONDS = 5;
@@ -28,7 +28,8 @@ final class ClusterJobs implements ArchiveLease.EndedJobs, AutoCloseable {
     private final Configuration client;
     private RestClusterClient<StandaloneClusterId> rest;
 
-    ClusterJobs(ReadableConfig client) {
+    /** Asks the cluster whose REST endpoint {@code client} (a client's configuration) names. */
+    public ClusterJobs(ReadableConfig client) {
         this.client = Configuration.fromMap(client.toMap());
     }
 

@@ -10,12 +10,14 @@ import io.archiver.job.JobLauncher;
 import io.archiver.record.ArchiveRecord;
 import io.archiver.record.PayloadFormats;
 import io.archiver.testutils.ArchiveAssertions;
+import io.archiver.testutils.Await;
 import io.archiver.testutils.CapturedLogs;
 import io.archiver.testutils.Cli;
 import io.archiver.testutils.FaultScenario;
 import io.archiver.testutils.KafkaTopicReader;
 import io.archiver.testutils.KillsTaskManagers;
 import io.archiver.testutils.LongRunning;
+import io.archiver.testutils.PositionProbe;
 import io.archiver.testutils.SharedStack;
 import io.archiver.testutils.TableContents;
 import io.archiver.testutils.TestRecords;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,6 +39,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +58,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rewritten a file leaves every file whole, is reported by audit and finished by running it again. Next to a streaming job: files of its last commit erased while
  * it is stopped, the job resumed from its savepoint (which commits those files again) runs on, and the archive holds
  * every other record exactly once; an erasure while the job archives the same partitions, then a TaskManager kill,
- * loses and doubles nothing. With an Iceberg table, the files are swapped in one snapshot and the table (Iceberg's
+ * loses and doubles nothing; an erasure waits for the commit the running job makes, and refuses one cut short by a
+ * cancel. With an Iceberg table, the files are swapped in one snapshot and the table (Iceberg's
  * reader, DuckDB) and the folders equal the truth without the keys. The commands run in this JVM, whose Flink
  * environment is the shared MiniCluster's: the search and the rewrite run as batch jobs there, as under
  * {@code flink run}; the erasure killed runs in a JVM of its own, in its threads, as {@code bin/archiver} does.
@@ -66,6 +71,7 @@ class EraseITCase {
     private static final String PERSON = "person-7";
     private static final String SECRET = "dpo-secret-4Kq";
     private static final int PER_PARTITION = 5;
+    private static final Duration WAIT = Duration.ofMinutes(2);
 
     @ParameterizedTest
     @CsvSource({"per-topic, parquet", "per-partition, jsonl"})
@@ -206,7 +212,7 @@ class EraseITCase {
         List<ArchiveRecord> expected = withoutPerson(truth);
         int files = ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed().size();
 
-        long killedAfter = killOnceAFileIsRewritten(config, java.time.Duration.ofMinutes(2));
+        long killedAfter = killOnceAFileIsRewritten(config, WAIT);
 
         // every file whole: each reads to its end, every other record exactly once, the person's at most once
         PayloadFormats formats = PayloadFormats.of(config);
@@ -268,18 +274,67 @@ class EraseITCase {
             List<byte[]> keys = eraseNewestKeys(config);
             // the TaskManagers' replacements restore the last checkpoint, whose files the job commits again
             SharedStack.get().killAndReplaceTaskManagers();
-            s.awaitProducerDone();
-            List<ArchiveRecord> expected = without(
-                    KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar()), keys);
-            s.awaitArchived(expected.size());
-            s.cancel();
-            ArchiveAssertions.assertExactlyOnce(config.sinkPath(), PayloadFormats.of(config), expected);
+            awaitEveryOtherRecordExactlyOnce(s, keys);
             assertThat(Cli.run(config, "audit").out()).as("audit after the job").contains("Verdict: CLEAN");
         }
     }
 
+    @Test
+    void anErasureAwaitsTheCommitTheRunningJobMakesAndRefusesACommitCutShort() throws Exception {
+        // a lease that outlives the halted commits below (the job renews it at checkpoints, which wait for the commit)
+        try (FaultScenario s = FaultScenario.start("erase-commit", 16_000, 400, Map.of("fencing.lease-timeout", "60 s"))) {
+            ArchiverConfig config = s.config();
+            PositionProbe probe = new PositionProbe(config.sinkPath(), s.topic(), FaultScenario.PARTITIONS);
+            s.awaitArchived(2_000);
+            List<byte[]> keys = newestKeys(config);
+            haltCommits(s, probe);
+            Cli.Running erase = Cli.start(config, eraseArgs(keys));
+            Await.until("the erasure waiting for the job's commit", WAIT, () -> erase.out().contains("whose commit of"));
+            s.s3Faults().heal();
+            Cli.Result erased = erase.await(WAIT);
+            assertThat(erased.code()).as(erased.out()).isZero();
+            assertThat(erased.out()).contains("Erased " + keys.size() + " records").contains("were completed after the search");
+
+            haltCommits(s, probe);
+            s.cancel();
+            s.s3Faults().heal();
+            // the erasure asks the cluster whether the lease's job ended, as under flink run, whose client knows the cluster
+            URI rest = SharedStack.get().miniCluster().getRestAddress().get(10, TimeUnit.SECONDS);
+            Cli.Result refused = Cli.run(config, eraseArgs(keys, "-Dflink.rest.address=" + rest.getHost(), "-Dflink.rest.port=" + rest.getPort()));
+            assertThat(refused.code()).as(refused.out()).isOne();
+            assertThat(refused.out()).contains("error: Not erasing: the last commit of the job was cut short").doesNotContain("waiting up to");
+
+            s.restartWithoutState(Map.of("fencing.lease-timeout", "3 s"));
+            awaitEveryOtherRecordExactlyOnce(s, keys);
+        }
+    }
+
+    /**
+     * Once the scenario's producer is done, waits until the job archived every record of the read_committed truth but those
+     * of {@code keys}, cancels it, and checks the archive holds each of them exactly once.
+     */
+    private static void awaitEveryOtherRecordExactlyOnce(FaultScenario s, List<byte[]> keys) throws Exception {
+        s.awaitProducerDone();
+        List<ArchiveRecord> expected = without(
+                KafkaTopicReader.readCommitted(SharedStack.get().kafka().bootstrapServers(), s.topic(), (int) s.committedSoFar()), keys);
+        s.awaitArchived(expected.size());
+        s.cancel();
+        ArchiveAssertions.assertExactlyOnce(s.config().sinkPath(), PayloadFormats.of(s.config()), expected);
+    }
+
+    /** Halts the job's commits of archive files until the S3 faults heal, once a position record names a file not complete. */
+    private static void haltCommits(FaultScenario s, PositionProbe probe) throws Exception {
+        s.s3Faults().haltCompletesAfter(0);
+        Await.until("a position record naming a file not complete", WAIT, () -> !probe.uncommittedFiles().isEmpty());
+    }
+
     /** Erases the keys of each partition's 5 newest archived records (each key's only record); returns the keys. */
     private static List<byte[]> eraseNewestKeys(ArchiverConfig config) throws Exception {
+        return eraseKeys(config, newestKeys(config));
+    }
+
+    /** The keys of each partition's 5 newest archived records (each key's only record). */
+    private static List<byte[]> newestKeys(ArchiverConfig config) throws Exception {
         Map<Integer, java.util.TreeMap<Long, byte[]>> newest = new java.util.TreeMap<>();
         for (ArchiveRecord r : ArchiveAssertions.archived(config.sinkPath(), PayloadFormats.of(config))) {
             if (r.getKey() != null) {
@@ -292,16 +347,23 @@ class EraseITCase {
         }
         List<byte[]> keys = new ArrayList<>();
         newest.values().forEach(ofPartition -> keys.addAll(ofPartition.values()));
-        return eraseKeys(config, keys);
+        return keys;
     }
 
     /** Erases {@code keys} (each key's only record) with {@code erase --keys-file}; returns them. */
     private static List<byte[]> eraseKeys(ArchiverConfig config, List<byte[]> keys) throws Exception {
         assertThat(keys).as("keys to erase").isNotEmpty();
-        Cli.Result erased = Cli.run(config, "erase", "--keys-file", keysFile(keys), "--apply", "--log-keys", "PLAIN");
+        Cli.Result erased = Cli.run(config, eraseArgs(keys));
         assertThat(erased.code()).as(erased.out()).isZero();
         assertThat(erased.out()).contains("Erased " + keys.size() + " records");
         return keys;
+    }
+
+    /** The arguments of {@code erase --apply} of {@code keys} (logged as given), then {@code more}. */
+    private static String[] eraseArgs(List<byte[]> keys, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("erase", "--keys-file", keysFile(keys), "--apply", "--log-keys", "PLAIN"));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
     }
 
     /** A keys file of {@code keys}, as base64 lines. */
@@ -348,7 +410,7 @@ class EraseITCase {
      * Runs {@code erase --key PERSON --apply} in a JVM of its own and kills it (SIGKILL) as soon as a data file of the
      * archive has changed its length (been rewritten); returns how many ms after it saw that.
      */
-    private static long killOnceAFileIsRewritten(ArchiverConfig config, java.time.Duration timeout) throws Exception {
+    private static long killOnceAFileIsRewritten(ArchiverConfig config, Duration timeout) throws Exception {
         Map<String, Long> lengths = new java.util.HashMap<>();
         for (ArchiveFile f : ArchiveFiles.listed(ArchiveRoot.of(config)).list().committed()) {
             lengths.put(f.path().toString(), f.size());

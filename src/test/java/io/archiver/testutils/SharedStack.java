@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * One real Kafka broker, one real S3-compatible server, one Flink MiniCluster (2 TaskManagers × 8 slots) and,
@@ -215,6 +216,19 @@ public final class SharedStack
                     + "TaskManagers run the jobs of other classes too");
         }
         cluster().killAndReplaceTaskManagers();
+    }
+
+    /** {@code task} as run on another thread with the calling thread's MiniCluster: the jobs it starts go where the caller's go. */
+    public <T> Supplier<T> withThisThreadsCluster(Supplier<T> task) {
+        TestMiniCluster own = OWN_CLUSTER.get();
+        return () -> {
+            OWN_CLUSTER.set(own);
+            try {
+                return task.get();
+            } finally {
+                OWN_CLUSTER.remove();
+            }
+        };
     }
 
     /** Starts a MiniCluster for the class running on the calling thread: its jobs run there, not on the shared one. */
