@@ -65,7 +65,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code flink run}; the erasure killed runs in a JVM of its own, in its threads, as {@code bin/archiver} does.
  */
 @KillsTaskManagers
-@LongRunning(seconds = 84)
+@LongRunning(seconds = 140)
 class EraseITCase {
 
     private static final String PERSON = "person-7";

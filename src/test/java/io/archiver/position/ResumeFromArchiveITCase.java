@@ -78,7 +78,7 @@ class ResumeFromArchiveITCase {
     @Test
     void recordTimeFoldersSpreadingOneCheckpointOverSeveralFilesResumeExactly() throws Exception {
         Map<String, String> settings = Map.of("parallelism", "1", "sink.time-partitioning", "hour");
-        try (FaultScenario s = FaultScenario.start("resume-hours", 16_000, 3_000, settings, TestRecords.Timestamps.OUT_OF_ORDER)) {
+        try (FaultScenario s = FaultScenario.start("resume-hours", 16_000, 800, settings, TestRecords.Timestamps.OUT_OF_ORDER)) {
             PositionProbe probe = new PositionProbe(s.config().sinkPath(), s.topic(), FaultScenario.PARTITIONS);
             s.awaitArchived(4_000);
             cutCommitInTheMiddleOfACheckpoint(s, probe);
