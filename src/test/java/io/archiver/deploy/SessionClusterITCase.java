@@ -69,12 +69,9 @@ class SessionClusterITCase {
     static void startCluster() throws Exception {
         prometheus = SessionClusters.freePort();
         cluster = SessionClusters.start("cluster", prometheus);
-        List<String> reporters = new ArrayList<>();
-        for (int port = prometheus; port <= prometheus + 10; port++) {
-            if (!prometheusMetrics(port).isEmpty()) {
-                reporters.add("127.0.0.1:" + port);
-            }
-        }
+        Await.until("the JobManager's and the TaskManager's Prometheus reporters started", Duration.ofMinutes(1),
+                () -> reporterPorts().size() >= 2);
+        List<String> reporters = reporterPorts().stream().map(port -> "127.0.0.1:" + port).toList();
         assertThat(reporters).as("the JobManager's and the TaskManager's Prometheus reporters").hasSize(2);
         server = PrometheusServer.start(reporters, MonitoringQueries.alertRulesScaledTo(CHECKPOINT_INTERVAL));
     }
@@ -325,10 +322,32 @@ class SessionClusterITCase {
     /** What the cluster's Prometheus reporters (a free port range, in place of conf/flink/config.yaml's) export right now. */
     private static String prometheusMetrics() {
         StringBuilder all = new StringBuilder();
-        for (int port = prometheus; port <= prometheus + 10; port++) {
+        for (int port : reporterPorts()) {
             all.append(prometheusMetrics(port));
         }
         return all.toString();
+    }
+
+    /**
+     * The ports the cluster's Prometheus reporters took in their range, as each process logged it. Not a probe of the
+     * range: the JobManager's metric query service (Pekko) may take a port in it too, and logs a warning for every
+     * connection that does not speak Pekko.
+     */
+    private static Set<Integer> reporterPorts() {
+        Set<Integer> ports = new TreeSet<>();
+        try (var files = java.nio.file.Files.list(cluster.logDir())) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
+                for (String line : java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    java.util.regex.Matcher started = REPORTER_STARTED.matcher(line);
+                    if (started.find()) {
+                        ports.add(Integer.parseInt(started.group(1)));
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return ports;
     }
 
     /** What a reporter on {@code port} exports now; empty when none listens there. */
@@ -358,6 +377,8 @@ class SessionClusterITCase {
         return empty;
     }
 
+    private static final java.util.regex.Pattern REPORTER_STARTED = java.util.regex.Pattern.compile(
+            "Started PrometheusReporter HTTP server on port (\\d+)");
     private static final java.util.regex.Pattern LABEL_VALUES = java.util.regex.Pattern.compile("label_values\\((\\w+), (\\w+)\\)");
 
     private static void awaitFiring(String alert, Map<String, String> labels) throws Exception {
