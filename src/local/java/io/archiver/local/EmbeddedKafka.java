@@ -210,10 +210,10 @@ public final class EmbeddedKafka implements KafkaBrokers, AutoCloseable {
      * Creates {@code topic}; more than {@value #PARTITIONS_PER_REQUEST} partitions are added in steps, since KRaft
      * refuses a request that writes more than 10,000 metadata records at once.
      */
-    public void createTopic(String topic, int partitions) throws Exception {
+    public void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
         try (Admin admin = admin()) {
             int created = Math.min(partitions, PARTITIONS_PER_REQUEST);
-            admin.createTopics(List.of(new NewTopic(topic, created, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, created, (short) 1).configs(configs))).all().get(30, TimeUnit.SECONDS);
             while (created < partitions) {
                 created = Math.min(partitions, created + PARTITIONS_PER_REQUEST);
                 admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(created))).all().get(60, TimeUnit.SECONDS);

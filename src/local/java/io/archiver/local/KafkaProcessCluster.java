@@ -131,8 +131,8 @@ public final class KafkaProcessCluster implements KafkaBrokers, AutoCloseable {
     }
 
     @Override
-    public void createTopic(String topic, int partitions) throws Exception {
-        admin().createTopics(List.of(new NewTopic(topic, partitions, (short) replication))).all().get(30, TimeUnit.SECONDS);
+    public void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
+        admin().createTopics(List.of(new NewTopic(topic, partitions, (short) replication).configs(configs))).all().get(30, TimeUnit.SECONDS);
         await("topic " + topic + " served with every replica in sync", READY, () -> inSync(topic, partitions));
     }
 

@@ -162,11 +162,8 @@ class AuditITCase {
     void recordsCompactedAwayAfterArchivingAreHistoryNotFindings() throws Exception {
         SharedStack stack = SharedStack.get();
         String topic = SharedStack.uniqueName("audit-compacted");
-        try (org.apache.kafka.clients.admin.Admin admin = stack.kafka().admin()) {
-            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1).configs(Map.of(
-                    "cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01",
-                    "min.compaction.lag.ms", "0", "delete.retention.ms", "100")))).all().get(30, TimeUnit.SECONDS);
-        }
+        stack.kafka().createTopic(topic, 1, Map.of("cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01",
+                "min.compaction.lag.ms", "0", "delete.retention.ms", "100"));
         produceKeyed(topic, 0, 500, 50);
         Map<String, String> settings = stack.jobSettings(topic, topic);
         settings.put("mode", "batch");

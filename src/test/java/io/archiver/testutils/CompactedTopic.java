@@ -2,15 +2,11 @@ package io.archiver.testutils;
 
 import io.archiver.record.ArchiveRecord;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A compacted topic whose log already has the holes compaction leaves: batches of records with keys {@code
@@ -30,25 +26,22 @@ public final class CompactedTopic {
     /** Creates {@code topic}, compacted and full of holes. */
     public static void create(String topic, int partitions) throws Exception {
         SharedStack stack = SharedStack.get();
-        try (Admin admin = stack.kafka().admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(Map.of(
-                    "cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01",
-                    "min.compaction.lag.ms", "0", "delete.retention.ms", "86400000")))).all().get(30, TimeUnit.SECONDS);
-            int[] produced = {0};
-            try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
-                // a batch per poll: the polls' spacing rolls a segment per batch, which the cleaner can compact
-                Await.until("compaction of " + topic, Duration.ofMinutes(2), () -> {
-                    for (int i = produced[0]; i < produced[0] + BATCH; i++) {
-                        ArchiveRecord r = TestRecords.record(topic, i % partitions, i, TestRecords.Timestamps.IN_ORDER);
-                        r.setKey(("key-" + i % BATCH).getBytes(StandardCharsets.UTF_8));
-                        producer.send(TestRecords.toProducerRecord(r));
-                    }
-                    producer.flush();
-                    produced[0] += BATCH;
-                    return produced[0] >= AT_LEAST
-                            && KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic).size() <= produced[0] * KEPT_PERCENT / 100;
-                });
-            }
+        stack.kafka().createTopic(topic, partitions, Map.of("cleanup.policy", "compact", "segment.ms", "100", "min.cleanable.dirty.ratio",
+                "0.01", "min.compaction.lag.ms", "0", "delete.retention.ms", "86400000"));
+        int[] produced = {0};
+        try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(stack.kafka().bootstrapServers())) {
+            // a batch per poll: the polls' spacing rolls a segment per batch, which the cleaner can compact
+            Await.until("compaction of " + topic, Duration.ofMinutes(2), () -> {
+                for (int i = produced[0]; i < produced[0] + BATCH; i++) {
+                    ArchiveRecord r = TestRecords.record(topic, i % partitions, i, TestRecords.Timestamps.IN_ORDER);
+                    r.setKey(("key-" + i % BATCH).getBytes(StandardCharsets.UTF_8));
+                    producer.send(TestRecords.toProducerRecord(r));
+                }
+                producer.flush();
+                produced[0] += BATCH;
+                return produced[0] >= AT_LEAST
+                        && KafkaTopicReader.readAll(stack.kafka().bootstrapServers(), topic).size() <= produced[0] * KEPT_PERCENT / 100;
+            });
         }
     }
 }
