@@ -28,9 +28,9 @@ import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -141,36 +141,33 @@ public final class ArchiveEraser {
         notices.accept(String.format("The archive's lease was renewed lately by %s, whose commit of %d files is not complete yet; "
                 + "waiting up to %d s for it.", job.get(), files.size(), config.leaseTimeout().toSeconds()));
         long deadline = System.currentTimeMillis() + config.leaseTimeout().toMillis();
-        List<String> left = new ArrayList<>(files);
-        left.removeIf(ArchiveEraser::exists);
+        List<String> left = files;
         while (!left.isEmpty() && System.currentTimeMillis() < deadline && lease.liveHolder(ended).isPresent()) {
             Thread.sleep(COMMIT_POLL_MILLIS);
-            left.removeIf(ArchiveEraser::exists);
+            left = missing(left);
         }
         return left.isEmpty();
     }
 
-    private static boolean exists(String file) {
-        Path path = new Path(file);
-        try {
-            return path.getFileSystem().exists(path);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** The files the position records name (each partition's last commit) that are not in the archive yet. */
     private List<String> incomplete() throws IOException {
-        Set<String> missing = new TreeSet<>();
+        Set<String> named = new TreeSet<>();
         for (PositionRecord r : new PositionRecovery(root).read().all()) {
-            for (PositionRecord.PendingFile f : r.files()) {
-                Path path = new Path(f.path());
-                if (!path.getFileSystem().exists(path)) {
-                    missing.add(f.path());
-                }
+            r.files().forEach(f -> named.add(f.path()));
+        }
+        return missing(named);
+    }
+
+    /** Those of {@code files} that are not in the archive, in their order. */
+    private static List<String> missing(Collection<String> files) throws IOException {
+        List<String> missing = new ArrayList<>();
+        for (String file : files) {
+            Path path = new Path(file);
+            if (!path.getFileSystem().exists(path)) {
+                missing.add(file);
             }
         }
-        return new ArrayList<>(missing);
+        return missing;
     }
 
     /** With tables: files earlier erasures swapped out of their table that are still in the archive (cut short before deleting them). */

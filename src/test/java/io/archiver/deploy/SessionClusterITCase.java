@@ -335,17 +335,11 @@ class SessionClusterITCase {
      */
     private static Set<Integer> reporterPorts() {
         Set<Integer> ports = new TreeSet<>();
-        try (var files = java.nio.file.Files.list(cluster.logDir())) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
-                for (String line : java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-                    java.util.regex.Matcher started = REPORTER_STARTED.matcher(line);
-                    if (started.find()) {
-                        ports.add(Integer.parseInt(started.group(1)));
-                    }
-                }
+        for (String line : logLines()) {
+            java.util.regex.Matcher started = REPORTER_STARTED.matcher(line);
+            if (started.find()) {
+                ports.add(Integer.parseInt(started.group(1)));
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
         return ports;
     }
@@ -395,18 +389,23 @@ class SessionClusterITCase {
     }
 
     /** Every line of the cluster's logs and outputs (processes and client calls) at WARN or ERROR, with its file. */
-    private static List<String> warningsAndErrors() throws Exception {
-        List<String> found = new ArrayList<>();
+    private static List<String> warningsAndErrors() {
+        return logLines().stream().filter(line -> line.matches(".*\\b(WARN|ERROR)\\b.*")).toList();
+    }
+
+    /** Every line of the cluster's log files (its processes' and its client's), each after its file's name: {@code jobmanager.log: …}. */
+    private static List<String> logLines() {
+        List<String> lines = new ArrayList<>();
         try (var files = java.nio.file.Files.list(cluster.logDir())) {
             for (Path file : files.sorted().toList()) {
                 for (String line : java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-                    if (line.matches(".*\\b(WARN|ERROR)\\b.*")) {
-                        found.add(file.getFileName() + ": " + line);
-                    }
+                    lines.add(file.getFileName() + ": " + line);
                 }
             }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        return found;
+        return lines;
     }
 
     /** Waits for the producer and for the archive to catch up, then checks it record by record. */
